@@ -1,0 +1,25 @@
+# vksort_embed_shader(<target> <source.comp> <symbol> [DEPENDS files...])
+# Compiles a GLSL compute shader to SPIR-V with glslangValidator, checks it
+# with spirv-val, and generates <symbol>.h (a uint32_t array named <symbol>)
+# in the target's generated include directory. SPIR-V is never committed.
+find_program(GLSLANG_VALIDATOR glslangValidator REQUIRED)
+find_program(SPIRV_VAL spirv-val REQUIRED)
+
+function(vksort_embed_shader target source symbol)
+  cmake_parse_arguments(ARG "" "" "DEPENDS" ${ARGN})
+  set(outdir ${CMAKE_CURRENT_BINARY_DIR}/generated)
+  get_filename_component(srcdir ${source} DIRECTORY)
+  set(spv ${outdir}/${symbol}.spv)
+  set(header ${outdir}/${symbol}.h)
+  add_custom_command(
+    OUTPUT ${header}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${outdir}
+    COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.2 --quiet -I${srcdir} -o ${spv} ${source}
+    COMMAND ${SPIRV_VAL} --target-env vulkan1.2 ${spv}
+    COMMAND ${GLSLANG_VALIDATOR} -V --target-env vulkan1.2 --quiet -I${srcdir} --vn ${symbol} -o ${header} ${source}
+    DEPENDS ${source} ${ARG_DEPENDS}
+    COMMENT "glslang + spirv-val: ${source}"
+    VERBATIM)
+  target_sources(${target} PRIVATE ${header})
+  target_include_directories(${target} PRIVATE ${outdir})
+endfunction()

@@ -1,0 +1,64 @@
+// vksort histogram kernel: reads every key once and builds the digit
+// histograms of all passes at the same time (seed 000, "Count in Onesweep").
+//
+// Persistent workgroups: the dispatcher launches only as many workgroups as
+// keep the device busy, and each walks the keys with a grid stride, so the
+// number of global atomics is (workgroups x passes x 256), not N. The last
+// workgroup to finish (found with a done counter) turns each histogram into
+// its exclusive scan: the start of every digit in the sorted output.
+//
+// It also clears the status-ring slots the reorder passes will use, so that
+// entries left by an earlier sort can never be mistaken for this one's.
+#version 460
+layout(local_size_x_id = 0) in;
+layout(constant_id = 0) const uint WG_SIZE = 256;
+layout(constant_id = 1) const uint SG_SIZE = 32;
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+
+shared uint sHist[VKSORT_MAX_PASSES * VKSORT_RADIX];
+shared bool sLast;
+
+void main() {
+  const uint tid = gl_LocalInvocationIndex;
+  const uint bins = pc.passes * VKSORT_RADIX;
+  for (uint i = tid; i < bins; i += WG_SIZE) sHist[i] = 0;
+
+  // pc.numTiles holds the number of ring slots the reorder passes will touch.
+  U64Buf ring = ringBuf();
+  const uint ringEntries = pc.numTiles * VKSORT_RADIX;
+  const uint stride = gl_NumWorkGroups.x * WG_SIZE;
+  for (uint i = gl_WorkGroupID.x * WG_SIZE + tid; i < ringEntries; i += stride) ring.v[i] = 0ul;
+  barrier();
+
+  U32Buf keys = U32Buf(pc.keysIn);
+  for (uint i = gl_WorkGroupID.x * WG_SIZE + tid; i < pc.count; i += stride) {
+    const uint k = keys.v[i];
+    for (uint p = 0; p < pc.passes; ++p) atomicAdd(sHist[p * VKSORT_RADIX + digitOf(k, p)], 1u);
+  }
+  barrier();
+
+  U32Buf hist = tempU32();
+  for (uint i = tid; i < bins; i += WG_SIZE) {
+    const uint v = sHist[i];
+    if (v != 0u) atomicAdd(hist.v[i], v, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+  }
+  barrierAll();
+  if (tid == 0) {
+    const uint done = atomicAdd(counters().v[VKSORT_CTR_HIST_DONE], 1u, gl_ScopeQueueFamily,
+                                gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
+    sLast = done == gl_NumWorkGroups.x - 1u;
+  }
+  barrierAll();
+  if (!sLast) return;
+
+  for (uint p = 0; p < pc.passes; ++p) {
+    for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE)
+      sScan[d] = atomicLoad(hist.v[p * VKSORT_RADIX + d], gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
+                            gl_SemanticsRelaxed);
+    barrier();
+    scan256Exclusive();
+    for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) hist.v[p * VKSORT_RADIX + d] = sScan[d];
+    barrier();
+  }
+}

@@ -1,0 +1,158 @@
+// vksort reorder kernel: one dispatch per 8-bit digit pass (Onesweep, seed 000).
+//
+// A workgroup sorts one tile of WG_SIZE * KEYS_PER_THREAD keys:
+//  1. takes its tile number from an atomic counter (never gl_WorkGroupID:
+//     launch order is not promised, and a tile only waits on lower tiles),
+//     and waits until its status-ring slot is free;
+//  2. ranks its keys within each subgroup by ballots on the 8 digit bits
+//     (warp-level multisplit), keeping one digit histogram per subgroup so
+//     the rank is stable without ordering atomics between subgroups;
+//  3. publishes its per-digit counts, then scans them into local digit starts;
+//  4. sorts the tile locally in shared memory;
+//  5. looks back over the ring for each digit's global position;
+//  6. writes the locally sorted keys out: neighbouring invocations write
+//     neighbouring addresses within a digit, so the scatter is coalesced.
+#version 460
+layout(local_size_x_id = 0) in;
+layout(constant_id = 0) const uint WG_SIZE = 512;
+layout(constant_id = 1) const uint SG_SIZE = 32;
+layout(constant_id = 2) const uint KEYS_PER_THREAD = 15;
+layout(constant_id = 3) const uint RING_SLOTS = 768;
+layout(constant_id = 4) const uint LOOKBACK = 32;
+layout(constant_id = 5) const uint TAIL_BITS = 5;
+layout(constant_id = 6) const bool STATUS_RMW = false;
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+#include "status_ring.glsl"
+
+const uint TILE = WG_SIZE * KEYS_PER_THREAD;
+const uint SG_KEYS = SG_SIZE * KEYS_PER_THREAD;
+const uint HIST_WORDS = NUM_SUBGROUPS * VKSORT_RADIX;
+const uint WORK_WORDS = TILE > HIST_WORDS ? TILE : HIST_WORDS;
+
+// First the per-subgroup digit histograms, then (after their prefixes are in
+// registers) the locally sorted keys of the tile.
+shared uint sWork[WORK_WORDS];
+// Per digit: the tile's count, then (global start - local start).
+shared uint sDigitBase[VKSORT_RADIX];
+shared uint sTile;
+
+void main() {
+  const uint tid = gl_LocalInvocationIndex;
+  const uint lane = gl_SubgroupInvocationID;
+  const uint sg = gl_SubgroupID;
+  const uint pass = pc.pass;
+
+  if (tid == 0) {
+    const uint t = atomicAdd(counters().v[VKSORT_CTR_TILE(pass)], 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
+                             gl_SemanticsRelaxed);
+    waitForRingSlot(pass, t);
+    sTile = t;
+  }
+  for (uint i = tid; i < HIST_WORDS; i += WG_SIZE) sWork[i] = 0u;
+  barrierAll();
+  const uint tile = sTile;
+  const uint tileStart = tile * TILE;
+  const uint tileCount = min(TILE, pc.count - tileStart);
+
+  // Keys are read in subgroup-contiguous runs: key i of this invocation is
+  // tile element sgBase + i * SG_SIZE + lane. Ranking in that order keeps
+  // the sort stable.
+  U32Buf keysIn = U32Buf(pc.keysIn);
+  const uint sgBase = sg * SG_KEYS;
+  uint keys[KEYS_PER_THREAD];
+  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+    const uint idx = sgBase + i * SG_SIZE + lane;
+    keys[i] = idx < tileCount ? keysIn.v[tileStart + idx] : 0xffffffffu;
+  }
+
+  // Warp-level multisplit: the lanes holding the same digit ("peers") are
+  // found with one ballot per digit bit. The highest peer adds the group's
+  // size to this subgroup's histogram and shuffles the old value to the
+  // others. Subgroups of up to 32 lanes use one 32-bit mask word; larger ones
+  // use the full uvec4 ballot.
+  uint offs[KEYS_PER_THREAD];
+  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+    const bool valid = sgBase + i * SG_SIZE + lane < tileCount;
+    const uint d = digitOf(keys[i], pass);
+    uint rank, count, leader;
+    if (SG_SIZE <= 32) {
+      uint peers = subgroupBallot(valid).x;
+      for (uint b = 0; b < VKSORT_RADIX_BITS; ++b) {
+        const bool bit = ((d >> b) & 1u) != 0u;
+        const uint bal = subgroupBallot(bit).x;
+        peers &= bit ? bal : ~bal;
+      }
+      rank = bitCount(peers & gl_SubgroupLtMask.x);
+      count = bitCount(peers);
+      leader = uint(findMSB(peers));
+    } else {
+      uvec4 peers = subgroupBallot(valid);
+      for (uint b = 0; b < VKSORT_RADIX_BITS; ++b) {
+        const bool bit = ((d >> b) & 1u) != 0u;
+        const uvec4 bal = subgroupBallot(bit);
+        peers &= bit ? bal : ~bal;
+      }
+      rank = subgroupBallotExclusiveBitCount(peers);
+      count = subgroupBallotBitCount(peers);
+      leader = subgroupBallotFindMSB(peers);
+    }
+    uint old = 0u;
+    if (valid && leader == lane) old = atomicAdd(sWork[sg * VKSORT_RADIX + d], count);
+    old = subgroupShuffle(old, valid ? leader : lane);
+    offs[i] = old + rank;
+  }
+  barrier();
+
+  // Per digit: exclusive prefix over the subgroups, the tile's count, and
+  // its publication (tile 0 publishes an inclusive prefix right away: the
+  // digit's global start, from the histogram kernel, plus its count).
+  U32Buf globalStart = tempU32();
+  for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) {
+    uint sum = 0u;
+    for (uint w = 0; w < NUM_SUBGROUPS; ++w) {
+      const uint t = sWork[w * VKSORT_RADIX + d];
+      sWork[w * VKSORT_RADIX + d] = sum;
+      sum += t;
+    }
+    sScan[d] = sum;
+    sDigitBase[d] = sum;
+    if (tile == 0u)
+      publishStatus(pass, tile, d, globalStart.v[pass * VKSORT_RADIX + d] + sum, true);
+    else
+      publishStatus(pass, tile, d, sum, false);
+  }
+  barrier();
+  scan256Exclusive(); // sScan: local start of each digit in the tile
+
+  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+    const uint d = digitOf(keys[i], pass);
+    offs[i] += sWork[sg * VKSORT_RADIX + d] + sScan[d];
+  }
+  barrier();
+  for (uint i = 0; i < KEYS_PER_THREAD; ++i)
+    if (sgBase + i * SG_SIZE + lane < tileCount) sWork[offs[i]] = keys[i];
+
+  for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) {
+    const uint count = sDigitBase[d];
+    uint prefix;
+    if (tile == 0u) {
+      prefix = globalStart.v[pass * VKSORT_RADIX + d];
+    } else {
+      prefix = lookBack(pass, tile, d);
+      publishStatus(pass, tile, d, prefix + count, true);
+    }
+    sDigitBase[d] = prefix - sScan[d];
+  }
+  barrierAll();
+
+  U32Buf keysOut = U32Buf(pc.keysOut);
+  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+    const uint p = tid + i * WG_SIZE;
+    if (p < tileCount) {
+      const uint k = sWork[p];
+      keysOut.v[sDigitBase[digitOf(k, pass)] + p] = k;
+    }
+  }
+  if (tid == 0) retireTile(pass, tile);
+}

@@ -1,0 +1,60 @@
+// Shared between C++ (src/) and GLSL (shaders/): the push constants and the
+// layout of the temporary buffer. Keep both sides in this one file so they
+// cannot drift apart.
+#ifndef VKSORT_PUSH_H
+#define VKSORT_PUSH_H
+
+#ifdef VKSORT_GLSL
+#define VKSORT_U32 uint
+#define VKSORT_U64 uint64_t
+#else
+#include <stdint.h>
+#define VKSORT_U32 uint32_t
+#define VKSORT_U64 uint64_t
+#endif
+
+// Digit width and the largest number of passes any key type needs.
+#define VKSORT_RADIX_BITS 8
+#define VKSORT_RADIX 256
+#define VKSORT_MAX_PASSES 8
+
+// Temporary buffer layout, in bytes from the start of the caller's range.
+//   [0, HIST)            global digit histograms, VKSORT_MAX_PASSES x 256 u32;
+//                        exclusive-scanned by the histogram kernel
+//   [HIST, HEADER)       counters: histogram-done, then per pass a tile
+//                        counter and a tail iterator
+//   [HEADER, ...)        the status ring: ringSlots x 256 u64 entries
+// The header is zeroed with vkCmdFillBuffer at the start of every sort; the
+// ring is cleared by the histogram kernel (only the slots the sort will use).
+#define VKSORT_TEMP_HIST_OFFSET 0
+#define VKSORT_TEMP_HIST_BYTES (VKSORT_MAX_PASSES * VKSORT_RADIX * 4)
+#define VKSORT_TEMP_COUNTERS_OFFSET VKSORT_TEMP_HIST_BYTES
+// counters (u32 indices from VKSORT_TEMP_COUNTERS_OFFSET)
+#define VKSORT_CTR_HIST_DONE 0
+#define VKSORT_CTR_TILE(pass) (1 + (pass))
+#define VKSORT_CTR_TAIL(pass) (1 + VKSORT_MAX_PASSES + (pass))
+#define VKSORT_CTR_COUNT (1 + 2 * VKSORT_MAX_PASSES)
+#define VKSORT_TEMP_HEADER_BYTES (VKSORT_TEMP_HIST_BYTES + 256)
+#define VKSORT_TEMP_RING_OFFSET VKSORT_TEMP_HEADER_BYTES
+
+// Status ring entry (64 bits):
+//   bits  0..30  count (aggregate) or prefix (inclusive); N <= 2^30 fits
+//   bit  31      1 = inclusive prefix, 0 = tile aggregate only
+//   bits 32..63  tag = pass * numTiles + tile + 1; 0 never matches, so a
+//                cleared slot and any entry of another tile or pass read
+//                as "not published yet"
+#define VKSORT_STATUS_INCLUSIVE 0x80000000u
+#define VKSORT_STATUS_VALUE_MASK 0x7fffffffu
+
+// One push-constant block for both kernels (std430 in GLSL, 40 bytes).
+struct VksortPush {
+  VKSORT_U64 keysIn;   // device address of the keys read by this dispatch
+  VKSORT_U64 keysOut;  // device address of the keys written (onesweep only)
+  VKSORT_U64 temp;     // device address of the temporary buffer
+  VKSORT_U32 count;    // number of keys
+  VKSORT_U32 pass;     // onesweep: pass index (digit = bits [8*pass, 8*pass+8))
+  VKSORT_U32 numTiles; // onesweep: tiles in this pass; histogram: ring slots to clear
+  VKSORT_U32 passes;   // number of digit passes of this sort
+};
+
+#endif
