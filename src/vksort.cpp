@@ -277,9 +277,9 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   // Mesa's lavapipe tears 64-bit atomic loads/stores of global memory.
   s->statusRmw = info.props12.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
   const uint32_t sg = s->subgroupSize;
-  // Defaults. Up to 16 subgroups keeps the per-subgroup histograms at 16 KiB;
-  // 15 keys per invocation is the tile depth Onesweep implementations settle on
-  // for 32-bit keys. Ring: 768 tiles x 256 digits x 8 bytes = 1.5 MiB, enough
+  // Defaults. Up to 16 subgroups keeps the per-subgroup histograms at 16 KiB.
+  // 20 keys per invocation: on the H100 a 512 x 20 tile beat 512 x 15, 256 x 15,
+  // 256 x 30 and 1024 x 8 (samples/bench/results). Ring: 768 tiles x 256 digits x 8 bytes = 1.5 MiB, enough
   // for every tile in flight on a large GPU plus the look-back window.
   VksortTuning d{};
   d.workgroupSize = sg * 16 < 512 ? sg * 16 : 512;
@@ -287,13 +287,13 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   if (s->pinSubgroupSize && info.props13.maxComputeWorkgroupSubgroups * sg < maxWg)
     maxWg = info.props13.maxComputeWorkgroupSubgroups * sg;
   while (d.workgroupSize > maxWg) d.workgroupSize /= 2;
-  d.keysPerThread = 15;
+  d.keysPerThread = 20;
   while (d.keysPerThread > 1 &&
          onesweepSharedBytes(d.workgroupSize, d.keysPerThread, sg) > lim.maxComputeSharedMemorySize)
     --d.keysPerThread;
   d.ringSlots = 768;
   d.lookback = 32;
-  d.tailBits = 5;
+  d.tailGroup = 32;
   d.histogramWorkgroups = 1024;
 
   s->t = d;
@@ -302,7 +302,7 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
     if (user->keysPerThread) s->t.keysPerThread = user->keysPerThread;
     if (user->ringSlots) s->t.ringSlots = user->ringSlots;
     if (user->lookback) s->t.lookback = user->lookback;
-    if (user->tailBits) s->t.tailBits = user->tailBits;
+    if (user->tailGroup) s->t.tailGroup = user->tailGroup;
     if (user->histogramWorkgroups) s->t.histogramWorkgroups = user->histogramWorkgroups;
   }
   const VksortTuning& t = s->t;
@@ -310,18 +310,21 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                 "tuning: workgroupSize %u must be a multiple of the subgroup size %u and at most %u", t.workgroupSize,
                 sg, maxWg);
-  if (t.tailBits > 16 || t.lookback < 1 || t.ringSlots < t.lookback + (1u << t.tailBits))
+  if ((t.tailGroup & (t.tailGroup - 1)) != 0 || t.tailGroup > (1u << 16) || t.lookback < 1 ||
+      t.ringSlots <= t.lookback + t.tailGroup)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
-                "tuning: need lookback >= 1 and ringSlots (%u) >= lookback (%u) + 2^tailBits (2^%u)", t.ringSlots,
-                t.lookback, t.tailBits);
-  if (t.ringSlots > (1u << 20))
-    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: ringSlots %u is larger than 2^20", t.ringSlots);
+                "tuning: need tailGroup a power of two, lookback >= 1 and ringSlots (%u) > lookback (%u) + "
+                "tailGroup (%u)",
+                t.ringSlots, t.lookback, t.tailGroup);
+  if (t.ringSlots > (1u << 16) || t.lookback > 4096)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: ringSlots %u > 65536 or lookback %u > 4096", t.ringSlots,
+                t.lookback);
   if (onesweepSharedBytes(t.workgroupSize, t.keysPerThread, sg) > lim.maxComputeSharedMemorySize)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                 "tuning: a tile of %u x %u keys needs %u bytes of shared memory; the device has %u",
                 t.workgroupSize, t.keysPerThread, onesweepSharedBytes(t.workgroupSize, t.keysPerThread, sg),
                 lim.maxComputeSharedMemorySize);
-  if (t.histogramWorkgroups < 1 || t.histogramWorkgroups > lim.maxComputeWorkGroupCount[0])
+  if (t.histogramWorkgroups < 64 || t.histogramWorkgroups > lim.maxComputeWorkGroupCount[0])
     return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: histogramWorkgroups %u out of range",
                 t.histogramWorkgroups);
   return VKSORT_SUCCESS;
@@ -540,8 +543,10 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
   }
   if (r == VKSORT_SUCCESS) {
     const VksortTuning& t = shape.t;
+    uint32_t tailBits = 0;
+    while ((1u << tailBits) < t.tailGroup) ++tailBits;
     const uint32_t oc[] = {t.workgroupSize, shape.subgroupSize, t.keysPerThread, t.ringSlots,
-                           t.lookback,      t.tailBits,          shape.statusRmw ? 1u : 0u};
+                           t.lookback,      tailBits,            shape.statusRmw ? 1u : 0u};
     r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 7, "onesweep",
                        &s->onesweep);
   }
@@ -550,6 +555,13 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
     return r;
   }
   *pSorter = s;
+  return VKSORT_SUCCESS;
+}
+
+VksortResult vksortGetTuning(VksortSorter s, VksortTuning* pTuning) {
+  clearError();
+  if (!s || !pTuning) return fail(VKSORT_ERROR_INVALID_ARGUMENT, "sorter and pTuning must not be null");
+  *pTuning = s->shape.t;
   return VKSORT_SUCCESS;
 }
 

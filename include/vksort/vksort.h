@@ -122,7 +122,8 @@ typedef struct VksortSorter_T* VksortSorter;
 // for this device". Tests use a tiny ring to force wrap-around; benchmarks use
 // it to compare shapes. Rules (checked at creation):
 //   workgroupSize a multiple of the subgroup size, at most 1024;
-//   ringSlots >= lookback + 2^tailBits; lookback >= 1;
+//   tailGroup a power of two; ringSlots > lookback + tailGroup; lookback >= 1;
+//   ringSlots <= 65536; lookback <= 4096; histogramWorkgroups >= 64;
 //   the tile (workgroupSize x keysPerThread keys) and the per-subgroup
 //   histograms fit in the device's shared memory.
 typedef struct VksortTuning {
@@ -130,7 +131,7 @@ typedef struct VksortTuning {
   uint32_t keysPerThread;   // keys each invocation ranks
   uint32_t ringSlots;       // tiles in the circular status buffer (N_table)
   uint32_t lookback;        // farthest tile a look-back reads (L_lookback < N_table)
-  uint32_t tailBits;        // low tail-iterator bits that may retire out of order
+  uint32_t tailGroup;       // tiles that may retire out of order (2^TAIL_BITS); 1 = in order
   uint32_t histogramWorkgroups;  // upper bound on persistent histogram workgroups
 } VksortTuning;
 
@@ -169,6 +170,10 @@ void vksortEnableRequiredFeatures(VkPhysicalDeviceFeatures2* features2,
 // Creates the pipelines. This is the only call that allocates (through
 // pAllocationCallbacks) and the only one that may be slow.
 VksortResult vksortCreateSorter(const VksortCreateInfo* pCreateInfo, VksortSorter* pSorter);
+
+// The shape the sorter was created with (defaults resolved, overrides
+// applied). tileKeys = workgroupSize * keysPerThread keys per reorder tile.
+VksortResult vksortGetTuning(VksortSorter sorter, VksortTuning* pTuning);
 
 // Destroys the sorter. The caller must make sure no command buffer recorded
 // with it is still pending. A null sorter is ignored.

@@ -3,7 +3,7 @@
 // from Vulkan timestamp queries.
 //
 //   vksort_bench [--sizes 1024,65536,...] [--runs 20] [--warmup 3] [--json FILE]
-//                [--device I] [--validation] [--tuning wg,kpt,ring,lookback,tailbits]
+//                [--device I] [--validation] [--tuning wg,kpt,ring,lookback,tailgroup]
 //
 // Each run generates new keys on the GPU (keygen.comp, seeded per run), then
 // times only the recorded sort: from a timestamp after key generation has
@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
       haveTuning = true;
     } else {
       std::printf("usage: vksort_bench [--sizes N,N,...] [--runs R>=20] [--warmup W] [--json FILE] [--device I]\n"
-                  "                    [--validation] [--tuning wg,kpt,ring,lookback,tailbits,histwgs]\n");
+                  "                    [--validation] [--tuning wg,kpt,ring,lookback,tailgroup,histwgs]\n");
       return a == "--help" ? 0 : 2;
     }
   }
@@ -262,7 +262,7 @@ int main(int argc, char** argv) {
                    "\"verified\":%s,\"tuning\":\"%u,%u,%u,%u,%u,%u\"}\n",
                    ctx.deviceName().c_str(), ctx.driverDescription().c_str(), commit, n, runs, median * 1e-3,
                    best * 1e-3, gkeys * 1e9, (unsigned long long)req.tempSize, ok ? "true" : "false",
-                   t.workgroupSize, t.keysPerThread, t.ringSlots, t.lookback, t.tailBits, t.histogramWorkgroups);
+                   t.workgroupSize, t.keysPerThread, t.ringSlots, t.lookback, t.tailGroup, t.histogramWorkgroups);
       std::fflush(json);
     }
     for (GpuBuffer* b : {&keys, &alt, &temp, &before, &after}) ctx.destroyBuffer(*b);

@@ -85,7 +85,8 @@ bool VkContext::init(const VkContextOptions& options, std::string* error) {
     if (options.syncValidation) {
       vf.enabledValidationFeatureCount = 1;
       vf.pEnabledValidationFeatures = &syncFeature;
-      mci.pNext = &vf;
+      vf.pNext = &mci;
+      ici.pNext = &vf;
     }
   }
   VkResult r = vkCreateInstance(&ici, nullptr, &instance);

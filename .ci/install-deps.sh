@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what vksort needs to build, test and run on Debian (bookworm or
+# later): the compiler and build tools, the Vulkan headers and loader, volk,
+# glslang, SPIRV-Tools, doctest, and for running without a GPU, lavapipe
+# (mesa-vulkan-drivers) with the Khronos validation layer.
+set -euo pipefail
+pkgs=(cmake ninja-build g++ git pkg-config libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools doctest-dev
+      mesa-vulkan-drivers vulkan-validationlayers)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+echo "installing: ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

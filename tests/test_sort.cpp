@@ -1,0 +1,351 @@
+// vksort tests: one case per promise in include/vksort/vksort.h, checked
+// against std::stable_sort on fresh random data. Every case runs with the
+// Khronos validation layer (and synchronization validation) on; any message
+// fails it. Every GPU wait has a timeout: a hang is a failure, not a stall.
+//
+// The seed is logged; set VKSORT_TEST_SEED to replay a run.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+#include <vksort/vksort.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "vk_context.h"
+
+namespace {
+
+constexpr uint64_t kTimeoutNs = 120ull * 1000 * 1000 * 1000;
+constexpr VkDeviceSize kGuard = 256;  // canary bytes before and after every range
+constexpr uint8_t kCanary = 0xA5;
+
+VkContext* gCtx = nullptr;
+uint64_t gSeed = 0;
+
+[[noreturn]] void fatal(const std::string& what) {
+  std::fprintf(stderr, "FATAL: %s\n", what.c_str());
+  std::fflush(stderr);
+  std::_Exit(2);  // a hung device cannot be torn down safely
+}
+
+void requireNoValidationMessages() {
+  for (const std::string& m : gCtx->takeValidationMessages()) FAIL_CHECK("validation: " << m);
+}
+
+struct SorterHolder {
+  VksortSorter sorter = nullptr;
+  explicit SorterHolder(const VksortTuning* tuning = nullptr) {
+    VksortCreateInfo ci{};
+    ci.instance = gCtx->instance;
+    ci.physicalDevice = gCtx->physicalDevice;
+    ci.device = gCtx->device;
+    ci.pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
+    ci.pDeviceCreateInfo = &gCtx->deviceCreateInfo;
+    ci.pTuning = tuning;
+    VksortResult r = vksortCreateSorter(&ci, &sorter);
+    if (r != VKSORT_SUCCESS) fatal(std::string("vksortCreateSorter: ") + vksortGetLastError());
+  }
+  ~SorterHolder() { vksortDestroySorter(sorter); }
+  uint32_t tile() const {
+    VksortTuning t;
+    vksortGetTuning(sorter, &t);
+    return t.workgroupSize * t.keysPerThread;
+  }
+};
+
+enum class Dist { Uniform, AllEqual, FewUnique, Sorted, Reversed, HighByte };
+const char* distName(Dist d) {
+  switch (d) {
+    case Dist::Uniform: return "uniform";
+    case Dist::AllEqual: return "all-equal";
+    case Dist::FewUnique: return "few-unique";
+    case Dist::Sorted: return "sorted";
+    case Dist::Reversed: return "reversed";
+    case Dist::HighByte: return "high-byte";
+  }
+  return "?";
+}
+
+std::vector<uint32_t> makeKeys(uint32_t n, Dist dist, std::mt19937_64& rng) {
+  std::vector<uint32_t> k(n);
+  const uint32_t c = uint32_t(rng());
+  for (uint32_t i = 0; i < n; ++i) {
+    switch (dist) {
+      case Dist::Uniform: k[i] = uint32_t(rng()); break;
+      case Dist::AllEqual: k[i] = c; break;
+      case Dist::FewUnique: k[i] = c ^ (uint32_t(rng() % 5) * 0x01010101u); break;
+      case Dist::Sorted:
+      case Dist::Reversed: k[i] = uint32_t(rng()); break;
+      case Dist::HighByte: k[i] = (uint32_t(rng()) & 0xff000000u) | (c & 0x00ffffffu); break;
+    }
+  }
+  if (dist == Dist::Sorted) std::sort(k.begin(), k.end());
+  if (dist == Dist::Reversed) std::sort(k.begin(), k.end(), [](uint32_t a, uint32_t b) { return a > b; });
+  return k;
+}
+
+// One buffer holding [guard | range | guard], host-visible so canaries can be
+// checked, plus TRANSFER usage for uploads.
+struct GuardedRange {
+  GpuBuffer buf;
+  VkDeviceSize size = 0;
+  GuardedRange(VkDeviceSize rangeSize, VkBufferUsageFlags usage) : size(rangeSize) {
+    buf = gCtx->createBuffer(rangeSize + 2 * kGuard,
+                             usage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+    std::memset(buf.mapped, kCanary, size_t(rangeSize + 2 * kGuard));
+  }
+  ~GuardedRange() { gCtx->destroyBuffer(buf); }
+  VksortBufferRange range() const { return {buf.buffer, kGuard, size}; }
+  uint32_t* data() const { return reinterpret_cast<uint32_t*>(static_cast<uint8_t*>(buf.mapped) + kGuard); }
+  bool guardsIntact() const {
+    const uint8_t* p = static_cast<const uint8_t*>(buf.mapped);
+    for (VkDeviceSize i = 0; i < kGuard; ++i)
+      if (p[i] != kCanary || p[kGuard + size + i] != kCanary) return false;
+    return true;
+  }
+};
+
+// Sorts `keys` on the GPU with `sorter` and checks the result against
+// std::stable_sort, the guard bands and the validation layer.
+void checkSort(const SorterHolder& s, const std::vector<uint32_t>& keys, const char* label) {
+  const uint32_t n = uint32_t(keys.size());
+  INFO(label << ": N = " << n << ", seed = " << gSeed);
+  VksortMemoryRequirements req;
+  REQUIRE(vksortGetMemoryRequirements(s.sorter, n, &req) == VKSORT_SUCCESS);
+  GuardedRange kb(req.keysSize, req.keysUsage), ab(req.altSize, req.altUsage), tb(req.tempSize, req.tempUsage);
+  if (n) std::memcpy(kb.data(), keys.data(), size_t(n) * 4);
+
+  VksortSortInfo si{};
+  si.count = n;
+  si.keys = kb.range();
+  si.alt = ab.range();
+  si.temp = tb.range();
+  VkCommandBuffer cmd = gCtx->beginCommands();
+  VksortResultBuffer where;
+  REQUIRE_MESSAGE(vksortRecordSort(s.sorter, cmd, &si, &where) == VKSORT_SUCCESS, vksortGetLastError());
+  VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr,
+                       0, nullptr);
+  std::string error;
+  if (!gCtx->submitAndWait(cmd, kTimeoutNs, &error)) fatal(error + " (" + label + ", N = " + std::to_string(n) + ")");
+
+  std::vector<uint32_t> expected = keys;
+  std::stable_sort(expected.begin(), expected.end());
+  const uint32_t* got = where == VKSORT_RESULT_IN_KEYS ? kb.data() : ab.data();
+  size_t firstBad = n;
+  for (size_t i = 0; i < n; ++i)
+    if (got[i] != expected[i]) {
+      firstBad = i;
+      break;
+    }
+  CHECK_MESSAGE(firstBad == n, "first mismatch at " << firstBad);
+  CHECK_MESSAGE(kb.guardsIntact(), "write outside the keys range");
+  CHECK_MESSAGE(ab.guardsIntact(), "write outside the alt range");
+  CHECK_MESSAGE(tb.guardsIntact(), "write outside the temp range");
+  requireNoValidationMessages();
+}
+
+std::mt19937_64 caseRng(uint64_t salt) { return std::mt19937_64(gSeed ^ (salt * 0x9e3779b97f4a7c15ull)); }
+
+}  // namespace
+
+TEST_CASE("sorts every edge size: 0, 1, 2, tile +- 1, 2^k +- 1, primes, 1M, 4M") {
+  SorterHolder s;
+  const uint32_t t = s.tile();
+  std::vector<uint32_t> sizes = {0, 1, 2, 3, t - 1, t, t + 1, 2 * t - 1, 2 * t, 2 * t + 1, 7919, 104729, 1299709,
+                                 1u << 20, 1u << 22};
+  for (uint32_t k : {4u, 8u, 10u, 13u, 16u, 17u}) {
+    sizes.push_back((1u << k) - 1);
+    sizes.push_back((1u << k) + 1);
+  }
+  auto rng = caseRng(1);
+  for (uint32_t n : sizes) checkSort(s, makeKeys(n, Dist::Uniform, rng), "uniform");
+}
+
+TEST_CASE("sorts every distribution") {
+  SorterHolder s;
+  const uint32_t t = s.tile();
+  auto rng = caseRng(2);
+  for (Dist d : {Dist::Uniform, Dist::AllEqual, Dist::FewUnique, Dist::Sorted, Dist::Reversed, Dist::HighByte})
+    for (uint32_t n : {t + 1, 7 * t + 3, 100003u}) checkSort(s, makeKeys(n, d, rng), distName(d));
+}
+
+TEST_CASE("the status ring wraps around many times") {
+  // Tiny rings make every tile reuse a slot many times over; the tail iterator
+  // and the tags must keep that correct. (ring, lookback, tailGroup)
+  const uint32_t shapes[][3] = {{3, 1, 1}, {4, 2, 1}, {5, 2, 2}, {8, 3, 4}, {17, 8, 8}};
+  auto rng = caseRng(3);
+  for (auto& sh : shapes) {
+    VksortTuning tuning{};
+    tuning.ringSlots = sh[0];
+    tuning.lookback = sh[1];
+    tuning.tailGroup = sh[2];
+    SorterHolder s(&tuning);
+    const uint32_t t = s.tile();
+    char label[64];
+    std::snprintf(label, sizeof label, "ring %u lookback %u tailGroup %u", sh[0], sh[1], sh[2]);
+    for (uint32_t n : {t * 5 + 1, t * 37, 200003u}) checkSort(s, makeKeys(n, Dist::Uniform, rng), label);
+    checkSort(s, makeKeys(t * 20, Dist::FewUnique, rng), label);
+  }
+}
+
+TEST_CASE("repeated sorts give the right answer every time (races)") {
+  SorterHolder s;
+  VksortTuning small{};
+  small.ringSlots = 5;
+  small.lookback = 2;
+  small.tailGroup = 2;
+  SorterHolder tiny(&small);
+  auto rng = caseRng(4);
+  for (int i = 0; i < 12; ++i) {
+    checkSort(s, makeKeys(60000 + uint32_t(rng() % 60000), Dist::Uniform, rng), "repeat");
+    checkSort(tiny, makeKeys(30000 + uint32_t(rng() % 30000), Dist::FewUnique, rng), "repeat, tiny ring");
+  }
+}
+
+TEST_CASE("the temporary buffer has a constant size, independent of N") {
+  SorterHolder s;
+  VksortMemoryRequirements a, b, c;
+  REQUIRE(vksortGetMemoryRequirements(s.sorter, 1024, &a) == VKSORT_SUCCESS);
+  REQUIRE(vksortGetMemoryRequirements(s.sorter, 1u << 28, &b) == VKSORT_SUCCESS);
+  REQUIRE(vksortGetMemoryRequirements(s.sorter, VKSORT_MAX_COUNT, &c) == VKSORT_SUCCESS);
+  CHECK(a.tempSize == b.tempSize);
+  CHECK(a.tempSize == c.tempSize);
+  CHECK(a.tempSize <= 2u * 1024 * 1024);
+  CHECK(b.keysSize == (VkDeviceSize(1) << 30));
+  CHECK(b.altSize == b.keysSize);
+  CHECK((a.tempUsage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) != 0);
+  CHECK((a.tempUsage & VK_BUFFER_USAGE_TRANSFER_DST_BIT) != 0);
+  CHECK((a.keysUsage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) != 0);
+  MESSAGE("temp bytes: " << a.tempSize);
+}
+
+TEST_CASE("bad input returns an error with a message and records nothing") {
+  SorterHolder s;
+  const uint32_t n = 1000;
+  VksortMemoryRequirements req;
+  REQUIRE(vksortGetMemoryRequirements(s.sorter, n, &req) == VKSORT_SUCCESS);
+  GuardedRange kb(req.keysSize, req.keysUsage), ab(req.altSize, req.altUsage), tb(req.tempSize, req.tempUsage);
+  VksortSortInfo good{};
+  good.count = n;
+  good.keys = kb.range();
+  good.alt = ab.range();
+  good.temp = tb.range();
+
+  struct Bad {
+    const char* what;
+    VksortResult expect;
+    VksortSortInfo info;
+  };
+  std::vector<Bad> cases;
+  auto add = [&](const char* what, VksortResult expect, auto mutate) {
+    Bad b{what, expect, good};
+    mutate(b.info);
+    cases.push_back(b);
+  };
+  add("keys too small", VKSORT_ERROR_BUFFER_TOO_SMALL, [](VksortSortInfo& i) { i.keys.size -= 4; });
+  add("alt too small", VKSORT_ERROR_BUFFER_TOO_SMALL, [](VksortSortInfo& i) { i.alt.size = 0; });
+  add("temp too small", VKSORT_ERROR_BUFFER_TOO_SMALL, [](VksortSortInfo& i) { i.temp.size -= 16; });
+  add("misaligned keys", VKSORT_ERROR_MISALIGNED, [](VksortSortInfo& i) { i.keys.offset += 2; });
+  add("misaligned temp", VKSORT_ERROR_MISALIGNED, [](VksortSortInfo& i) { i.temp.offset += 4; });
+  add("count > max", VKSORT_ERROR_COUNT_TOO_LARGE, [](VksortSortInfo& i) { i.count = VKSORT_MAX_COUNT + 1; });
+  add("null keys buffer", VKSORT_ERROR_INVALID_ARGUMENT, [](VksortSortInfo& i) { i.keys.buffer = VK_NULL_HANDLE; });
+  add("keys overlap alt", VKSORT_ERROR_INVALID_ARGUMENT, [](VksortSortInfo& i) { i.alt = i.keys; });
+  add("VK_WHOLE_SIZE", VKSORT_ERROR_INVALID_ARGUMENT, [](VksortSortInfo& i) { i.temp.size = VK_WHOLE_SIZE; });
+
+  VkCommandBuffer cmd = gCtx->beginCommands();
+  for (const Bad& b : cases) {
+    VksortResultBuffer where;
+    INFO(b.what);
+    CHECK(vksortRecordSort(s.sorter, cmd, &b.info, &where) == b.expect);
+    CHECK(std::strlen(vksortGetLastError()) > 0);
+    MESSAGE(b.what << " -> " << vksortResultName(b.expect) << ": " << vksortGetLastError());
+  }
+  VksortResultBuffer where;
+  CHECK(vksortRecordSort(nullptr, cmd, &good, &where) == VKSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(vksortRecordSort(s.sorter, VK_NULL_HANDLE, &good, &where) == VKSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(vksortRecordSort(s.sorter, cmd, nullptr, &where) == VKSORT_ERROR_INVALID_ARGUMENT);
+  VksortMemoryRequirements r2;
+  CHECK(vksortGetMemoryRequirements(s.sorter, VKSORT_MAX_COUNT + 1, &r2) == VKSORT_ERROR_COUNT_TOO_LARGE);
+
+  // Nothing was recorded: the (empty) command buffer runs and leaves every
+  // range untouched.
+  for (uint32_t i = 0; i < n; ++i) kb.data()[i] = 0x5a5a5a5au;
+  std::memset(ab.data(), 0x3c, size_t(req.altSize));
+  std::string error;
+  REQUIRE(gCtx->submitAndWait(cmd, kTimeoutNs, &error));
+  CHECK(kb.data()[0] == 0x5a5a5a5au);
+  CHECK(kb.data()[n - 1] == 0x5a5a5a5au);
+  CHECK(static_cast<uint8_t*>(static_cast<void*>(ab.data()))[0] == 0x3c);
+  CHECK(kb.guardsIntact());
+  CHECK(ab.guardsIntact());
+  CHECK(tb.guardsIntact());
+  requireNoValidationMessages();
+}
+
+TEST_CASE("creation fails clearly without the required features, and with bad tuning") {
+  VkDeviceCreateInfo bare{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};  // as if nothing was enabled
+  VksortCreateInfo ci{};
+  ci.instance = gCtx->instance;
+  ci.physicalDevice = gCtx->physicalDevice;
+  ci.device = gCtx->device;
+  ci.pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
+  ci.pDeviceCreateInfo = &bare;
+  VksortSorter sorter = nullptr;
+  CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_FEATURE_NOT_ENABLED);
+  CHECK(sorter == nullptr);
+  const std::string msg = vksortGetLastError();
+  MESSAGE(msg);
+  CHECK(msg.find("bufferDeviceAddress") != std::string::npos);
+  CHECK(msg.find("computeFullSubgroups") != std::string::npos);
+
+  ci.pDeviceCreateInfo = nullptr;
+  CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(vksortCreateSorter(nullptr, &sorter) == VKSORT_ERROR_INVALID_ARGUMENT);
+
+  ci.pDeviceCreateInfo = &gCtx->deviceCreateInfo;
+  VksortTuning bad{};
+  bad.ringSlots = 4;
+  bad.lookback = 3;  // ring must hold more than lookback + tailGroup slots
+  ci.pTuning = &bad;
+  CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_INVALID_ARGUMENT);
+  MESSAGE(vksortGetLastError());
+  CHECK(sorter == nullptr);
+  CHECK(vksortCheckDeviceSupport(gCtx->instance, gCtx->physicalDevice, vkGetInstanceProcAddr) == VKSORT_SUCCESS);
+  requireNoValidationMessages();
+}
+
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)  // listing cases (ctest discovery) needs no device
+    if (std::strncmp(argv[i], "--list", 6) == 0) {
+      doctest::Context dt(argc, argv);
+      return dt.run();
+    }
+  const char* seedEnv = std::getenv("VKSORT_TEST_SEED");
+  gSeed = seedEnv ? std::strtoull(seedEnv, nullptr, 0) : std::random_device{}() * 0x100000001ull;
+  std::printf("vksort tests: seed %llu (replay with VKSORT_TEST_SEED=%llu)\n", (unsigned long long)gSeed,
+              (unsigned long long)gSeed);
+
+  VkContextOptions options;
+  options.validation = true;
+  options.syncValidation = true;
+  if (const char* dev = std::getenv("VKSORT_DEVICE")) options.deviceIndex = std::atoi(dev);
+  auto ctx = std::make_unique<VkContext>();
+  std::string error;
+  if (!ctx->init(options, &error)) fatal(error);
+  std::printf("device: %s (%s)\n", ctx->deviceName().c_str(), ctx->driverDescription().c_str());
+  gCtx = ctx.get();
+
+  doctest::Context dt;
+  dt.applyCommandLine(argc, argv);
+  const int rc = dt.run();
+  for (const std::string& m : ctx->takeValidationMessages()) std::fprintf(stderr, "validation at teardown: %s\n", m.c_str());
+  gCtx = nullptr;
+  return rc;
+}
