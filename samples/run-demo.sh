@@ -10,7 +10,4 @@ build=${VKSORT_BUILD_DIR:-$root/build}
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build "$build"
 export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
-# Known issue (README): lavapipe is run with one thread until its concurrent
-# look-back failures are fixed. This has no effect on GPU drivers.
-export LP_NUM_THREADS=${LP_NUM_THREADS:-1}
 "$build/samples/bench/vksort_bench" "$@"

@@ -9,7 +9,9 @@
 //     the rank is stable without ordering atomics between subgroups;
 //  3. publishes its per-digit counts, then scans them into local digit starts;
 //  4. sorts the tile locally in shared memory;
-//  5. looks back over the ring for each digit's global position;
+//  5. looks back over the ring for each digit's global position (with a
+//     fallback that counts a missing tile's digits itself, so no wait is
+//     unbounded: see status_ring.glsl);
 //  6. writes the locally sorted keys out: neighbouring invocations write
 //     neighbouring addresses within a digit, so the scatter is coalesced.
 #version 460
@@ -21,11 +23,18 @@ layout(constant_id = 3) const uint RING_SLOTS = 768;
 layout(constant_id = 4) const uint LOOKBACK = 32;
 layout(constant_id = 5) const uint TAIL_BITS = 5;
 layout(constant_id = 6) const bool STATUS_RMW = false;
+// Polling rounds an invocation may spend waiting per dispatch (status_ring.glsl).
+layout(constant_id = 7) const uint SPIN_BUDGET = 16384;
+// Fault injection for tests: largest extra delay before a tile publishes.
+layout(constant_id = 8) const uint PUBLISH_DELAY = 0;
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
-#include "status_ring.glsl"
 
 const uint TILE = WG_SIZE * KEYS_PER_THREAD;
+
+uint loadKeyDigit(uint pass, uint index) { return digitOf(U32Buf(pc.keysIn).v[index], pass); }
+
+#include "status_ring.glsl"
 const uint SG_KEYS = SG_SIZE * KEYS_PER_THREAD;
 const uint HIST_WORDS = NUM_SUBGROUPS * VKSORT_RADIX;
 const uint WORK_WORDS = TILE > HIST_WORDS ? TILE : HIST_WORDS;
@@ -108,6 +117,7 @@ void main() {
   // its publication (tile 0 publishes an inclusive prefix right away: the
   // digit's global start, from the histogram kernel, plus its count).
   U32Buf globalStart = tempU32();
+  injectDelay(tile);
   for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) {
     uint sum = 0u;
     for (uint w = 0; w < NUM_SUBGROUPS; ++w) {
@@ -133,14 +143,15 @@ void main() {
   for (uint i = 0; i < KEYS_PER_THREAD; ++i)
     if (sgBase + i * SG_SIZE + lane < tileCount) sWork[offs[i]] = keys[i];
 
+  if (tile != 0u) lookBack(pass, tile, globalStart);
+  injectDelay(tile);
   for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) {
-    const uint count = sDigitBase[d];
     uint prefix;
     if (tile == 0u) {
       prefix = globalStart.v[pass * VKSORT_RADIX + d];
     } else {
-      prefix = lookBack(pass, tile, d);
-      publishStatus(pass, tile, d, prefix + count, true);
+      prefix = sLookPrefix[d];
+      publishStatus(pass, tile, d, prefix + sDigitBase[d], true);
     }
     sDigitBase[d] = prefix - sScan[d];
   }

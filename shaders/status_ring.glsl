@@ -1,50 +1,92 @@
 // The decoupled look-back over a constant-size circular status buffer
-// (seed 000, Listings 1-3).
+// (seed 000, Listings 1-3), with the fallback of seed 001, so that no wait
+// is unbounded.
 //
 // Every tile publishes, per digit, one 64-bit entry in ring slot
 // (tile % RING_SLOTS): first its own digit count (aggregate), then, once it
 // knows everything before it, its inclusive prefix. The entry carries a tag
-// (pass * numTiles + tile + 1), so an entry of another tile or pass sharing
-// the slot reads as "not yet published"; nothing needs clearing between
-// passes.
+// (pass * numTiles + tile + 1) that grows with every tile of the sort, so a
+// reader looking for tile j's entry tells three cases apart:
+//     tag == tag(j)   the entry of tile j: its count or its prefix;
+//     tag <  tag(j)   an older tile's entry or a cleared slot: not yet;
+//     tag >  tag(j)   a newer tile took the slot: tile j's entry is lost.
+// Nothing needs clearing between passes.
 //
-// Reuse of a slot is guarded by the tail iterator: a counter of tiles that
-// have finished reading the ring. A tile looks back at most LOOKBACK tiles
-// (at the farthest one it waits for the inclusive prefix instead of going
-// further), so once tiles [0, tail) are done, the entries of tiles below
-// tail - LOOKBACK are dead and tile t may take its slot when
+// Reuse of a slot is paced by the tail iterator: a counter of tiles that
+// have finished reading the ring. A tile's look-back normally ends within
+// LOOKBACK tiles, so once tiles [0, tail) are done the entries of tiles
+// below tail - LOOKBACK are no longer needed and tile t takes its slot when
 //     t < tail - LOOKBACK + RING_SLOTS.
 // To let tiles retire out of order, the low TAIL_BITS of the tail are
 // incremented in any order within an aligned group of 2^TAIL_BITS tiles; a
 // group starts incrementing only when every earlier group has finished, so
-// (tail & TAIL_MASK) is a conservative count of finished tiles. That wait
-// can never depend on the waiting tile itself as long as
+// (tail & TAIL_MASK) is a conservative count of finished tiles. These waits
+// never depend on the waiting tile itself as long as
 //     RING_SLOTS >= LOOKBACK + 2^TAIL_BITS.
-// The dispatcher asks for one slot more than that: on lavapipe, rings of
-// exactly that size gave wrong results under concurrency and we have not
-// found why (see the notes in README.md). Every wait is on a tile with a lower
-// number, which was taken (from the atomic tile counter) by a workgroup that
-// is already running.
 //
-// Entries are read and written with 64-bit atomics. Some drivers split a
-// 64-bit atomic load or store into two 32-bit accesses (seen on lavapipe,
-// Mesa 22.3: a reader saw a new tag with an old value, and the sort wrote
-// past its output). With STATUS_RMW the ring is accessed only through
-// read-modify-write atomics, which no driver splits; the dispatcher turns it
-// on for such drivers.
+// Why nothing can hang or go wrong (the argument for issue 5):
+//  * Correctness never depends on a wait. A reader accepts only an entry
+//    whose tag is exactly tag(j), and such an entry always holds tile j's
+//    true count or prefix. When an entry is not there, the whole workgroup
+//    computes tile j's digit counts from the keys (the fallback) and goes on
+//    to tile j - 1; at tile 0 the prefix is the global digit start. So the
+//    look-back always ends, after at most `tile` steps.
+//  * Every wait (slot free, retire turn, entry published) is a spin with a
+//    budget of SPIN_BUDGET polling rounds per invocation for the whole
+//    dispatch. When it runs out, a tile stops waiting: it takes its slot or
+//    retires anyway. That can only make a reader find an entry lost, which
+//    the fallback handles. The tail iterator and the budget therefore decide
+//    speed, never the result.
+//  * The budget also keeps llvmpipe (lavapipe) correct: gallivm ends every
+//    loop of a shader once 65535 iterations have run in total (its "loop
+//    limiter", LP_MAX_TGSI_LOOP_ITERATIONS, shared by all loops of an
+//    invocation). An unbounded spin used it up and then every later loop of
+//    the tile ran once, which wrote keys to wrong places. Each polling round
+//    polls up to 8 times in straight-line code, so the budget buys long
+//    waits for few loop iterations.
 //
-// The includer defines RING_SLOTS, LOOKBACK, TAIL_BITS and STATUS_RMW.
+// Entries are read and written with 64-bit atomics. With STATUS_RMW they are
+// accessed only through read-modify-write atomics, for drivers that may split
+// a 64-bit atomic load or store into two 32-bit accesses; the dispatcher
+// turns it on for lavapipe.
+//
+// The includer defines RING_SLOTS, LOOKBACK, TAIL_BITS, STATUS_RMW,
+// SPIN_BUDGET and PUBLISH_DELAY, and loadKeyDigit(pass, index) (the digit of
+// input key `index` in this pass, as the tile's own ranking sees it).
 
 const uint TAIL_MASK = ~((1u << TAIL_BITS) - 1u);
+// One polling round: up to 8 polls in straight-line code (no loop, so no
+// iterations of llvmpipe's loop limiter).
+#define VKSORT_POLL_ROUND(stmt) stmt stmt stmt stmt stmt stmt stmt stmt
+
+// Polling rounds this invocation may still spend waiting in this dispatch.
+uint gSpinLeft = SPIN_BUDGET;
 
 uint64_t statusEntry(uint tag, uint value, bool inclusive) {
   return (uint64_t(tag) << 32) | uint64_t(value | (inclusive ? VKSORT_STATUS_INCLUSIVE : 0u));
 }
 
 uint statusTag(uint pass, uint tile) { return pass * pc.numTiles + tile + 1u; }
+uint statusSlot(uint tile, uint digit) { return (tile % RING_SLOTS) * VKSORT_RADIX + digit; }
+
+uint64_t loadStatus(uint i) {
+  return STATUS_RMW ? atomicOr(ringBuf().v[i], 0ul, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed)
+                    : atomicLoad(ringBuf().v[i], gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+}
+
+// Fault injection (tests only): hold a tile back for up to PUBLISH_DELAY
+// polling rounds before it publishes, by an amount that varies with the tile.
+void injectDelay(uint tile) {
+  if (PUBLISH_DELAY == 0u) return;
+  uint n = ((tile * 2654435761u) >> 7) % (PUBLISH_DELAY + 1u);
+  while (n > 0u) {
+    atomicAdd(counters().v[VKSORT_CTR_HIST_DONE], 0u);  // an atomic, so the loop is not optimised away
+    --n;
+  }
+}
 
 void publishStatus(uint pass, uint tile, uint digit, uint value, bool inclusive) {
-  const uint i = (tile % RING_SLOTS) * VKSORT_RADIX + digit;
+  const uint i = statusSlot(tile, digit);
   const uint64_t e = statusEntry(statusTag(pass, tile), value, inclusive);
   if (STATUS_RMW)
     atomicExchange(ringBuf().v[i], e, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
@@ -60,45 +102,113 @@ uint loadTail(uint pass) {
                                  gl_SemanticsAcquire);
 }
 
+// Spins until (tail & TAIL_MASK) >= target or the budget runs out; returns
+// whether the target was reached. Called by one invocation.
+bool waitForTail(uint pass, uint target) {
+  uint t = loadTail(pass) & TAIL_MASK;
+  while (t < target && gSpinLeft > 0u) {
+    --gSpinLeft;
+    VKSORT_POLL_ROUND(if (t < target) t = loadTail(pass) & TAIL_MASK;)
+  }
+  return t >= target;
+}
+
 // Listing 3: before publishing anything, wait until our slot is free.
 void waitForRingSlot(uint pass, uint tile) {
-  if (tile + LOOKBACK < RING_SLOTS) return;
-  while ((loadTail(pass) & TAIL_MASK) + RING_SLOTS - LOOKBACK <= tile) {
-  }
+  if (tile + LOOKBACK >= RING_SLOTS) waitForTail(pass, tile + LOOKBACK + 1u - RING_SLOTS);
 }
 
 // Listing 2: retire this tile once it no longer reads the ring.
 void retireTile(uint pass, uint tile) {
-  const uint group = tile & TAIL_MASK;
-  while ((loadTail(pass) & TAIL_MASK) != group) {
-  }
+  waitForTail(pass, tile & TAIL_MASK);
   atomicAdd(counters().v[VKSORT_CTR_TAIL(pass)], 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
             gl_SemanticsRelease);
 }
 
-// Sum of the digit counts of all tiles before `tile` in this pass, plus the
-// digit's global start (carried by tile 0's inclusive entry).
-uint lookBack(uint pass, uint tile, uint digit) {
-  U64Buf ring = ringBuf();
-  uint prefix = 0;
-  uint j = tile;
-  bool done = false;
-  while (!done) {
-    --j;
-    const bool farthest = tile - j >= LOOKBACK;
-    const uint slot = (j % RING_SLOTS) * VKSORT_RADIX + digit;
-    const uint tag = statusTag(pass, j);
-    uint value = 0;
-    bool ready = false;
-    while (!ready) {
-      const uint64_t e =
-          STATUS_RMW ? atomicOr(ring.v[slot], 0ul, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed)
-                     : atomicLoad(ring.v[slot], gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
-      value = uint(e);
-      ready = uint(e >> 32) == tag && (!farthest || (value & VKSORT_STATUS_INCLUSIVE) != 0u);
-    }
-    prefix += value & VKSORT_STATUS_VALUE_MASK;
-    done = (value & VKSORT_STATUS_INCLUSIVE) != 0u;
+// Polls entry i until it holds tag `tag` or a newer one, or the budget runs
+// out; returns the last value read.
+uint64_t pollStatus(uint i, uint tag) {
+  uint64_t e = loadStatus(i);
+  while (uint(e >> 32) < tag && gSpinLeft > 0u) {
+    --gSpinLeft;
+    VKSORT_POLL_ROUND(if (uint(e >> 32) < tag) e = loadStatus(i);)
   }
-  return prefix;
+  return e;
+}
+
+// The look-back, by the whole workgroup (uniform control flow). On return,
+// sLookPrefix[d] is the number of keys before this tile's first key of digit
+// d in the output: the digit's global start plus its counts in tiles
+// [0, tile).
+const uint LB_DIGITS = (VKSORT_RADIX + WG_SIZE - 1) / WG_SIZE;  // digits per invocation
+shared uint sLookPrefix[VKSORT_RADIX];
+shared uint sLookCount[VKSORT_RADIX];  // fallback: one tile's digit counts
+shared uint sLookFlags[3];             // per round: 1 = some digit needs the fallback, 2 = some digit is open
+
+void lookBack(uint pass, uint tile, U32Buf globalStart) {
+  const uint tid = gl_LocalInvocationIndex;
+  uint prefix[LB_DIGITS];
+  bool open[LB_DIGITS];
+  for (uint k = 0; k < LB_DIGITS; ++k) {
+    prefix[k] = 0u;
+    open[k] = tid + k * WG_SIZE < VKSORT_RADIX;
+  }
+  if (tid < 3) sLookFlags[tid] = 0u;
+  barrier();
+
+  uint j = tile;
+  for (uint round = 0;; ++round) {
+    --j;
+    const uint tag = statusTag(pass, j);
+    bool need[LB_DIGITS];
+    uint flags = 0u;
+    for (uint k = 0; k < LB_DIGITS; ++k) {
+      need[k] = false;
+      if (open[k]) {
+        const uint64_t e = pollStatus(statusSlot(j, tid + k * WG_SIZE), tag);
+        if (uint(e >> 32) == tag) {
+          prefix[k] += uint(e) & VKSORT_STATUS_VALUE_MASK;
+          open[k] = (uint(e) & VKSORT_STATUS_INCLUSIVE) == 0u;
+        } else {
+          need[k] = true;
+        }
+      }
+      if (need[k]) flags |= 1u;
+      if (open[k] && !(need[k] && j == 0u)) flags |= 2u;
+    }
+    // Keep the spin budget uniform across the subgroup, so that a SIMD
+    // implementation runs at most SPIN_BUDGET polling rounds in all.
+    gSpinLeft = subgroupMin(gSpinLeft);
+    flags = subgroupOr(flags);
+    // Three flag words: this round's, next round's (cleared now) and the
+    // previous round's (possibly still being read).
+    if (subgroupElect() && flags != 0u) atomicOr(sLookFlags[round % 3u], flags);
+    if (tid == 0) sLookFlags[(round + 1u) % 3u] = 0u;
+    barrier();
+    flags = sLookFlags[round % 3u];
+
+    if ((flags & 1u) != 0u) {
+      // Fallback: count the digits of tile j ourselves.
+      for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) sLookCount[d] = 0u;
+      barrier();
+      const uint start = j * TILE;
+      const uint n = min(TILE, pc.count - start);
+      for (uint i = tid; i < n; i += WG_SIZE) atomicAdd(sLookCount[loadKeyDigit(pass, start + i)], 1u);
+      barrier();
+      for (uint k = 0; k < LB_DIGITS; ++k) {
+        if (need[k]) {
+          const uint d = tid + k * WG_SIZE;
+          prefix[k] += sLookCount[d];
+          if (j == 0u) {
+            prefix[k] += globalStart.v[pass * VKSORT_RADIX + d];
+            open[k] = false;
+          }
+        }
+      }
+      barrier();  // sLookCount is rewritten by the next fallback
+    }
+    if ((flags & 2u) == 0u) break;
+  }
+  for (uint k = 0; k < LB_DIGITS; ++k)
+    if (tid + k * WG_SIZE < VKSORT_RADIX) sLookPrefix[tid + k * WG_SIZE] = prefix[k];
 }

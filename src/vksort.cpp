@@ -39,6 +39,7 @@ constexpr VkDeviceSize kKeysAlignment = 4;
 constexpr VkDeviceSize kTempAlignment = 16;
 constexpr uint32_t kHistogramWorkgroupSize = 256;
 constexpr uint32_t kHistogramKeysPerInvocation = 16;  // before adding another persistent workgroup
+constexpr uint32_t kHistogramMaxLoop = 2048;           // grid-stride steps per invocation, at most
 
 // ---------------------------------------------------------------------------
 // Function loading (the library is built with VK_NO_PROTOTYPES).
@@ -260,11 +261,13 @@ struct Shape {
 };
 
 // Shared memory of onesweep.comp, in bytes, for a shape (mirrors its shared
-// declarations: sWork, sDigitBase, sTile, sScan, sScanTotals).
+// declarations: sWork, sDigitBase, sTile, sScan, sScanTotals, and the
+// look-back's sLookPrefix, sLookCount, sLookFlags).
 uint32_t onesweepSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg) {
   const uint32_t subgroups = wg / sg;
   const uint32_t tile = wg * kpt, hist = subgroups * VKSORT_RADIX;
-  const uint32_t words = (tile > hist ? tile : hist) + VKSORT_RADIX + 1 + VKSORT_RADIX + subgroups;
+  const uint32_t words =
+      (tile > hist ? tile : hist) + VKSORT_RADIX + 1 + VKSORT_RADIX + subgroups + 2 * VKSORT_RADIX + 3;
   return words * 4;
 }
 
@@ -274,7 +277,8 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   s->pinSubgroupSize = (info.props13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&
                        s->subgroupSize >= info.props13.minSubgroupSize &&
                        s->subgroupSize <= info.props13.maxSubgroupSize;
-  // Mesa's lavapipe tears 64-bit atomic loads/stores of global memory.
+  // A precaution on lavapipe: ring accesses as read-modify-write atomics only
+  // (see status_ring.glsl and the README's driver notes).
   s->statusRmw = info.props12.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
   const uint32_t sg = s->subgroupSize;
   // Defaults. Up to 16 subgroups keeps the per-subgroup histograms at 16 KiB.
@@ -295,6 +299,8 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   d.lookback = 32;
   d.tailGroup = 32;
   d.histogramWorkgroups = 1024;
+  d.spinBudget = 16384;
+  d.faultPublishDelay = 0;
 
   s->t = d;
   if (user) {
@@ -304,6 +310,8 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
     if (user->lookback) s->t.lookback = user->lookback;
     if (user->tailGroup) s->t.tailGroup = user->tailGroup;
     if (user->histogramWorkgroups) s->t.histogramWorkgroups = user->histogramWorkgroups;
+    if (user->spinBudget) s->t.spinBudget = user->spinBudget;
+    s->t.faultPublishDelay = user->faultPublishDelay;
   }
   const VksortTuning& t = s->t;
   if (t.workgroupSize % sg != 0 || t.workgroupSize > maxWg)
@@ -311,9 +319,9 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
                 "tuning: workgroupSize %u must be a multiple of the subgroup size %u and at most %u", t.workgroupSize,
                 sg, maxWg);
   if ((t.tailGroup & (t.tailGroup - 1)) != 0 || t.tailGroup > (1u << 16) || t.lookback < 1 ||
-      t.ringSlots <= t.lookback + t.tailGroup)
+      t.ringSlots < t.lookback + t.tailGroup)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
-                "tuning: need tailGroup a power of two, lookback >= 1 and ringSlots (%u) > lookback (%u) + "
+                "tuning: need tailGroup a power of two, lookback >= 1 and ringSlots (%u) >= lookback (%u) + "
                 "tailGroup (%u)",
                 t.ringSlots, t.lookback, t.tailGroup);
   if (t.ringSlots > (1u << 16) || t.lookback > 4096)
@@ -365,7 +373,7 @@ VksortResult createPipeline(VksortSorter s, VkPipelineCache cache, const uint32_
   VkResult r = s->fn.createShaderModule(s->device, &mci, s->allocator, &module);
   if (r != VK_SUCCESS) return fail(VKSORT_ERROR_VULKAN, "vkCreateShaderModule(%s) failed: VkResult %d", name, r);
 
-  VkSpecializationMapEntry entries[8];
+  VkSpecializationMapEntry entries[16];
   for (uint32_t i = 0; i < constantCount; ++i) entries[i] = {i, i * 4, 4};
   VkSpecializationInfo spec{constantCount, entries, constantCount * 4, constants};
 
@@ -545,9 +553,9 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
     const VksortTuning& t = shape.t;
     uint32_t tailBits = 0;
     while ((1u << tailBits) < t.tailGroup) ++tailBits;
-    const uint32_t oc[] = {t.workgroupSize, shape.subgroupSize, t.keysPerThread, t.ringSlots,
-                           t.lookback,      tailBits,            shape.statusRmw ? 1u : 0u};
-    r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 7, "onesweep",
+    const uint32_t oc[] = {t.workgroupSize, shape.subgroupSize,       t.keysPerThread, t.ringSlots, t.lookback,
+                           tailBits,        shape.statusRmw ? 1u : 0u, t.spinBudget,    t.faultPublishDelay};
+    r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 9, "onesweep",
                        &s->onesweep);
   }
   if (r != VKSORT_SUCCESS) {
@@ -623,6 +631,12 @@ VksortResult vksortRecordSort(VksortSorter s, VkCommandBuffer cmd, const VksortS
   const uint32_t perWorkgroup = kHistogramWorkgroupSize * kHistogramKeysPerInvocation;
   uint32_t histWorkgroups = (info->count + perWorkgroup - 1) / perWorkgroup;
   if (histWorkgroups > shape.t.histogramWorkgroups) histWorkgroups = shape.t.histogramWorkgroups;
+  // Never more than kHistogramMaxLoop grid-stride steps per invocation: llvmpipe
+  // ends a shader's loops after 65535 iterations in all (status_ring.glsl).
+  const uint32_t minWorkgroups =
+      uint32_t((uint64_t(info->count) + uint64_t(kHistogramWorkgroupSize) * kHistogramMaxLoop - 1) /
+               (uint64_t(kHistogramWorkgroupSize) * kHistogramMaxLoop));
+  if (histWorkgroups < minWorkgroups) histWorkgroups = minWorkgroups;
   const VkDeviceAddress keys = addressOf(s, info->keys);
   const VkDeviceAddress alt = addressOf(s, info->alt);
 

@@ -195,6 +195,32 @@ TEST_CASE("the status ring wraps around many times") {
   }
 }
 
+TEST_CASE("faults: delayed status, tiny rings and no patience still sort correctly") {
+  // Fault injection: tiles hold back their status by varying amounts, rings
+  // are a few slots, and with a spin budget of one round every tile stops
+  // waiting almost at once and takes the fallback (counting a predecessor's
+  // digits itself). None of it may change the result or hang.
+  // (ring, lookback, tailGroup, spinBudget, faultPublishDelay); 0 = default
+  const uint32_t shapes[][5] = {{0, 0, 0, 1, 0},   {3, 1, 1, 1, 0},    {4, 2, 2, 1, 40}, {5, 2, 2, 0, 200},
+                                {8, 3, 4, 4, 400}, {0, 0, 0, 0, 1000}, {0, 0, 0, 2, 1000}};
+  auto rng = caseRng(8);
+  for (auto& sh : shapes) {
+    VksortTuning tuning{};
+    tuning.ringSlots = sh[0];
+    tuning.lookback = sh[1];
+    tuning.tailGroup = sh[2];
+    tuning.spinBudget = sh[3];
+    tuning.faultPublishDelay = sh[4];
+    SorterHolder s(&tuning);
+    const uint32_t t = s.tile();
+    char label[96];
+    std::snprintf(label, sizeof label, "ring %u lookback %u tailGroup %u spinBudget %u delay %u", sh[0], sh[1], sh[2],
+                  sh[3], sh[4]);
+    for (uint32_t n : {t * 9 + 1, 100003u}) checkSort(s, makeKeys(n, Dist::Uniform, rng), label);
+    checkSort(s, makeKeys(t * 6, Dist::FewUnique, rng), label);
+  }
+}
+
 TEST_CASE("repeated sorts give the right answer every time (races)") {
   SorterHolder s;
   VksortTuning small{};
@@ -312,7 +338,7 @@ TEST_CASE("creation fails clearly without the required features, and with bad tu
   ci.pDeviceCreateInfo = &gCtx->deviceCreateInfo;
   VksortTuning bad{};
   bad.ringSlots = 4;
-  bad.lookback = 3;  // ring must hold more than lookback + tailGroup slots
+  bad.lookback = 3;  // ring must hold at least lookback + tailGroup slots
   ci.pTuning = &bad;
   CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_INVALID_ARGUMENT);
   MESSAGE(vksortGetLastError());

@@ -122,7 +122,7 @@ typedef struct VksortSorter_T* VksortSorter;
 // for this device". Tests use a tiny ring to force wrap-around; benchmarks use
 // it to compare shapes. Rules (checked at creation):
 //   workgroupSize a multiple of the subgroup size, at most 1024;
-//   tailGroup a power of two; ringSlots > lookback + tailGroup; lookback >= 1;
+//   tailGroup a power of two; ringSlots >= lookback + tailGroup; lookback >= 1;
 //   ringSlots <= 65536; lookback <= 4096; histogramWorkgroups >= 64;
 //   the tile (workgroupSize x keysPerThread keys) and the per-subgroup
 //   histograms fit in the device's shared memory.
@@ -133,6 +133,13 @@ typedef struct VksortTuning {
   uint32_t lookback;        // farthest tile a look-back reads (L_lookback < N_table)
   uint32_t tailGroup;       // tiles that may retire out of order (2^TAIL_BITS); 1 = in order
   uint32_t histogramWorkgroups;  // upper bound on persistent histogram workgroups
+  // Polling rounds (8 polls each) one invocation may spend waiting on other
+  // workgroups in one pass before it stops waiting and computes what it
+  // needs itself (default 16384). Waiting decides speed, never the result.
+  uint32_t spinBudget;
+  // Fault injection, for tests: each tile holds back its status for up to
+  // this many polling rounds (varying by tile) before publishing. 0 = off.
+  uint32_t faultPublishDelay;
 } VksortTuning;
 
 typedef struct VksortCreateInfo {

@@ -3,7 +3,7 @@
 // from Vulkan timestamp queries.
 //
 //   vksort_bench [--sizes 1024,65536,...] [--runs 20] [--warmup 3] [--json FILE]
-//                [--device I] [--validation] [--tuning wg,kpt,ring,lookback,tailgroup]
+//                [--device I] [--validation] [--tuning wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay]
 //
 // Each run generates new keys on the GPU (keygen.comp, seeded per run), then
 // times only the recorded sort: from a timestamp after key generation has
@@ -129,12 +129,12 @@ int main(int argc, char** argv) {
     else if (a == "--validation") options.validation = true;
     else if (a == "--tuning") {
       std::vector<uint32_t> t = parseList(next());
-      t.resize(6, 0);
-      tuning = {t[0], t[1], t[2], t[3], t[4], t[5]};
+      t.resize(8, 0);
+      tuning = {t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]};
       haveTuning = true;
     } else {
       std::printf("usage: vksort_bench [--sizes N,N,...] [--runs R>=20] [--warmup W] [--json FILE] [--device I]\n"
-                  "                    [--validation] [--tuning wg,kpt,ring,lookback,tailgroup,histwgs]\n");
+                  "                    [--validation] [--tuning wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay]\n");
       return a == "--help" ? 0 : 2;
     }
   }
