@@ -57,6 +57,7 @@ void main() {
                              gl_SemanticsRelaxed);
     waitForRingSlot(pass, t);
     sTile = t;
+    sLookMissing[0] = 0u;
   }
   for (uint i = tid; i < HIST_WORDS; i += WG_SIZE) sWork[i] = 0u;
   barrierAll();

@@ -136,78 +136,73 @@ uint64_t pollStatus(uint i, uint tag) {
   return e;
 }
 
-// The look-back, by the whole workgroup (uniform control flow). On return,
-// sLookPrefix[d] is the number of keys before this tile's first key of digit
-// d in the output: the digit's global start plus its counts in tiles
-// [0, tile).
+// Walks one digit's look-back from tile `next` - 1 down, adding the counts
+// it finds to `prefix`, until it finds an inclusive prefix (then next = 0)
+// or an entry that is not there (then tile next - 1 is missing).
+void walkBack(uint pass, uint digit, inout uint prefix, inout uint next) {
+  while (next > 0u) {
+    const uint j = next - 1u;
+    const uint tag = statusTag(pass, j);
+    const uint64_t e = pollStatus(statusSlot(j, digit), tag);
+    if (uint(e >> 32) != tag) break;
+    prefix += uint(e) & VKSORT_STATUS_VALUE_MASK;
+    next = (uint(e) & VKSORT_STATUS_INCLUSIVE) != 0u ? 0u : j;
+  }
+}
+
+// The look-back, called by the whole workgroup (uniform control flow). On
+// return, sLookPrefix[d] is the number of keys that go before this tile's
+// first key of digit d: the digit's global start plus its counts in tiles
+// [0, tile). Each invocation walks back for its own digits; only when some
+// digit met a missing entry does the workgroup take fallback rounds: it
+// counts the digits of the highest missing tile from the keys, hands those
+// counts to the digits stuck there, and lets them walk on.
+// The includer zeroes sLookMissing[0] before a barrier that precedes this.
 const uint LB_DIGITS = (VKSORT_RADIX + WG_SIZE - 1) / WG_SIZE;  // digits per invocation
 shared uint sLookPrefix[VKSORT_RADIX];
 shared uint sLookCount[VKSORT_RADIX];  // fallback: one tile's digit counts
-shared uint sLookFlags[3];             // per round: 1 = some digit needs the fallback, 2 = some digit is open
+shared uint sLookMissing[2];           // per round: highest missing tile + 1, 0 = none
 
 void lookBack(uint pass, uint tile, U32Buf globalStart) {
   const uint tid = gl_LocalInvocationIndex;
   uint prefix[LB_DIGITS];
-  bool open[LB_DIGITS];
+  uint next[LB_DIGITS];
   for (uint k = 0; k < LB_DIGITS; ++k) {
     prefix[k] = 0u;
-    open[k] = tid + k * WG_SIZE < VKSORT_RADIX;
+    next[k] = tid + k * WG_SIZE < VKSORT_RADIX ? tile : 0u;
+    walkBack(pass, tid + k * WG_SIZE, prefix[k], next[k]);
   }
-  if (tid < 3) sLookFlags[tid] = 0u;
-  barrier();
-
-  uint j = tile;
   for (uint round = 0;; ++round) {
-    --j;
-    const uint tag = statusTag(pass, j);
-    bool need[LB_DIGITS];
-    uint flags = 0u;
-    for (uint k = 0; k < LB_DIGITS; ++k) {
-      need[k] = false;
-      if (open[k]) {
-        const uint64_t e = pollStatus(statusSlot(j, tid + k * WG_SIZE), tag);
-        if (uint(e >> 32) == tag) {
-          prefix[k] += uint(e) & VKSORT_STATUS_VALUE_MASK;
-          open[k] = (uint(e) & VKSORT_STATUS_INCLUSIVE) == 0u;
-        } else {
-          need[k] = true;
-        }
-      }
-      if (need[k]) flags |= 1u;
-      if (open[k] && !(need[k] && j == 0u)) flags |= 2u;
-    }
     // Keep the spin budget uniform across the subgroup, so that a SIMD
     // implementation runs at most SPIN_BUDGET polling rounds in all.
     gSpinLeft = subgroupMin(gSpinLeft);
-    flags = subgroupOr(flags);
-    // Three flag words: this round's, next round's (cleared now) and the
-    // previous round's (possibly still being read).
-    if (subgroupElect() && flags != 0u) atomicOr(sLookFlags[round % 3u], flags);
-    if (tid == 0) sLookFlags[(round + 1u) % 3u] = 0u;
+    uint missing = 0u;
+    for (uint k = 0; k < LB_DIGITS; ++k) missing = max(missing, next[k]);
+    missing = subgroupMax(missing);
+    if (subgroupElect() && missing != 0u) atomicMax(sLookMissing[round & 1u], missing);
     barrier();
-    flags = sLookFlags[round % 3u];
+    missing = sLookMissing[round & 1u];
+    if (missing == 0u) break;
+    // Every read of the other word happened before the barriers below.
+    if (tid == 0) sLookMissing[(round + 1u) & 1u] = 0u;
 
-    if ((flags & 1u) != 0u) {
-      // Fallback: count the digits of tile j ourselves.
-      for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) sLookCount[d] = 0u;
-      barrier();
-      const uint start = j * TILE;
-      const uint n = min(TILE, pc.count - start);
-      for (uint i = tid; i < n; i += WG_SIZE) atomicAdd(sLookCount[loadKeyDigit(pass, start + i)], 1u);
-      barrier();
-      for (uint k = 0; k < LB_DIGITS; ++k) {
-        if (need[k]) {
-          const uint d = tid + k * WG_SIZE;
-          prefix[k] += sLookCount[d];
-          if (j == 0u) {
-            prefix[k] += globalStart.v[pass * VKSORT_RADIX + d];
-            open[k] = false;
-          }
-        }
+    // Fallback: count the digits of tile j ourselves.
+    const uint j = missing - 1u;
+    for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) sLookCount[d] = 0u;
+    barrier();
+    const uint start = j * TILE;
+    const uint n = min(TILE, pc.count - start);
+    for (uint i = tid; i < n; i += WG_SIZE) atomicAdd(sLookCount[loadKeyDigit(pass, start + i)], 1u);
+    barrier();
+    for (uint k = 0; k < LB_DIGITS; ++k) {
+      if (next[k] == missing) {
+        const uint d = tid + k * WG_SIZE;
+        prefix[k] += sLookCount[d];
+        if (j == 0u) prefix[k] += globalStart.v[pass * VKSORT_RADIX + d];
+        next[k] = j;
+        walkBack(pass, d, prefix[k], next[k]);
       }
-      barrier();  // sLookCount is rewritten by the next fallback
     }
-    if ((flags & 2u) == 0u) break;
   }
   for (uint k = 0; k < LB_DIGITS; ++k)
     if (tid + k * WG_SIZE < VKSORT_RADIX) sLookPrefix[tid + k * WG_SIZE] = prefix[k];

@@ -262,12 +262,12 @@ struct Shape {
 
 // Shared memory of onesweep.comp, in bytes, for a shape (mirrors its shared
 // declarations: sWork, sDigitBase, sTile, sScan, sScanTotals, and the
-// look-back's sLookPrefix, sLookCount, sLookFlags).
+// look-back's sLookPrefix, sLookCount, sLookMissing).
 uint32_t onesweepSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg) {
   const uint32_t subgroups = wg / sg;
   const uint32_t tile = wg * kpt, hist = subgroups * VKSORT_RADIX;
   const uint32_t words =
-      (tile > hist ? tile : hist) + VKSORT_RADIX + 1 + VKSORT_RADIX + subgroups + 2 * VKSORT_RADIX + 3;
+      (tile > hist ? tile : hist) + VKSORT_RADIX + 1 + VKSORT_RADIX + subgroups + 2 * VKSORT_RADIX + 2;
   return words * 4;
 }
 
