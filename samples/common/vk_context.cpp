@@ -120,7 +120,7 @@ bool VkContext::init(const VkContextOptions& options, std::string* error) {
     *error = "no Vulkan device can run vksort" + reasons;
     return false;
   }
-  physicalDevice = devices[best];
+  physicalDevice = devices[size_t(best)];
   VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
   p2.pNext = &driverProperties;
   vkGetPhysicalDeviceProperties2(physicalDevice, &p2);
