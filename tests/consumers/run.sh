@@ -24,7 +24,7 @@ routes=()
 for a in "$@"; do
   case $a in
     --build-only) run=0 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) routes+=("$a") ;;
   esac
 done
