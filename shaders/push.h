@@ -48,13 +48,13 @@
 
 // One push-constant block for both kernels (std430 in GLSL, 40 bytes).
 struct VksortPush {
-  VKSORT_U64 keysIn;   // device address of the keys read by this dispatch
-  VKSORT_U64 keysOut;  // device address of the keys written (onesweep only)
-  VKSORT_U64 temp;     // device address of the temporary buffer
-  VKSORT_U32 count;    // number of keys
-  VKSORT_U32 pass;     // onesweep: pass index (digit = bits [8*pass, 8*pass+8))
-  VKSORT_U32 numTiles; // onesweep: tiles in this pass; histogram: ring slots to clear
-  VKSORT_U32 passes;   // number of digit passes of this sort
+  VKSORT_U64 keysIn;    // device address of the keys read by this dispatch
+  VKSORT_U64 keysOut;   // device address of the keys written (onesweep only)
+  VKSORT_U64 temp;      // device address of the temporary buffer
+  VKSORT_U32 count;     // number of keys
+  VKSORT_U32 pass;      // onesweep: pass index (digit = bits [8*pass, 8*pass+8))
+  VKSORT_U32 numTiles;  // onesweep: tiles in this pass; histogram: ring slots to clear
+  VKSORT_U32 passes;    // number of digit passes of this sort
 };
 
 #endif

@@ -9,9 +9,9 @@
 #include <cstring>
 #include <new>
 
+#include "push.h"
 #include "vksort_histogram_spv.h"
 #include "vksort_onesweep_spv.h"
-#include "push.h"
 
 namespace {
 
@@ -39,7 +39,7 @@ constexpr VkDeviceSize kKeysAlignment = 4;
 constexpr VkDeviceSize kTempAlignment = 16;
 constexpr uint32_t kHistogramWorkgroupSize = 256;
 constexpr uint32_t kHistogramKeysPerInvocation = 16;  // before adding another persistent workgroup
-constexpr uint32_t kHistogramMaxLoop = 2048;           // grid-stride steps per invocation, at most
+constexpr uint32_t kHistogramMaxLoop = 2048;          // grid-stride steps per invocation, at most
 
 // ---------------------------------------------------------------------------
 // Function loading (the library is built with VK_NO_PROTOTYPES).
@@ -73,8 +73,9 @@ VksortResult loadInstanceFunctions(VkInstance instance, PFN_vkGetInstanceProcAdd
       reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures2>(gipa(instance, "vkGetPhysicalDeviceFeatures2"));
   f->getDeviceProcAddr = reinterpret_cast<PFN_vkGetDeviceProcAddr>(gipa(instance, "vkGetDeviceProcAddr"));
   if (!f->getPhysicalDeviceProperties2 || !f->getPhysicalDeviceFeatures2 || !f->getDeviceProcAddr)
-    return fail(VKSORT_ERROR_DEVICE_NOT_SUPPORTED,
-                "vkGetPhysicalDeviceProperties2/Features2 not found: the instance must be created with apiVersion >= 1.3");
+    return fail(
+        VKSORT_ERROR_DEVICE_NOT_SUPPORTED,
+        "vkGetPhysicalDeviceProperties2/Features2 not found: the instance must be created with apiVersion >= 1.3");
   return VKSORT_SUCCESS;
 }
 
@@ -197,8 +198,7 @@ FeatureSet enabledFeatures(const VkDeviceCreateInfo& ci) {
         s.computeFullSubgroups |= f->computeFullSubgroups != 0;
         break;
       }
-      default:
-        break;
+      default: break;
     }
   }
   return s;
@@ -329,12 +329,11 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
                 t.lookback);
   if (onesweepSharedBytes(t.workgroupSize, t.keysPerThread, sg) > lim.maxComputeSharedMemorySize)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
-                "tuning: a tile of %u x %u keys needs %u bytes of shared memory; the device has %u",
-                t.workgroupSize, t.keysPerThread, onesweepSharedBytes(t.workgroupSize, t.keysPerThread, sg),
+                "tuning: a tile of %u x %u keys needs %u bytes of shared memory; the device has %u", t.workgroupSize,
+                t.keysPerThread, onesweepSharedBytes(t.workgroupSize, t.keysPerThread, sg),
                 lim.maxComputeSharedMemorySize);
   if (t.histogramWorkgroups < 64 || t.histogramWorkgroups > lim.maxComputeWorkGroupCount[0])
-    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: histogramWorkgroups %u out of range",
-                t.histogramWorkgroups);
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: histogramWorkgroups %u out of range", t.histogramWorkgroups);
   return VKSORT_SUCCESS;
 }
 
@@ -402,8 +401,8 @@ VksortResult checkRange(const char* name, const VksortBufferRange& r, VkDeviceSi
   if (r.size == VK_WHOLE_SIZE)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT, "%s.size is VK_WHOLE_SIZE; give the size of the range", name);
   if (r.offset % alignment != 0)
-    return fail(VKSORT_ERROR_MISALIGNED, "%s.offset %llu is not a multiple of %llu", name,
-                (unsigned long long)r.offset, (unsigned long long)alignment);
+    return fail(VKSORT_ERROR_MISALIGNED, "%s.offset %llu is not a multiple of %llu", name, (unsigned long long)r.offset,
+                (unsigned long long)alignment);
   if (r.size < needed)
     return fail(VKSORT_ERROR_BUFFER_TOO_SMALL, "%s.size is %llu bytes; this sort needs %llu", name,
                 (unsigned long long)r.size, (unsigned long long)needed);
@@ -414,8 +413,7 @@ bool overlaps(const VksortBufferRange& a, const VksortBufferRange& b) {
   return a.buffer == b.buffer && a.offset < b.offset + b.size && b.offset < a.offset + a.size;
 }
 
-void computeBarrier(const VksortSorter s, VkCommandBuffer cmd, VkPipelineStageFlags srcStage,
-                    VkAccessFlags srcAccess) {
+void computeBarrier(const VksortSorter s, VkCommandBuffer cmd, VkPipelineStageFlags srcStage, VkAccessFlags srcAccess) {
   VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   mb.srcAccessMask = srcAccess;
   mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
@@ -520,9 +518,8 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
   if ((r = chooseShape(info, ci->pTuning, &shape)) != VKSORT_SUCCESS) return r;
 
   void* mem = ci->pAllocationCallbacks
-                  ? ci->pAllocationCallbacks->pfnAllocation(ci->pAllocationCallbacks->pUserData,
-                                                            sizeof(VksortSorter_T), alignof(VksortSorter_T),
-                                                            VK_SYSTEM_ALLOCATION_SCOPE_OBJECT)
+                  ? ci->pAllocationCallbacks->pfnAllocation(ci->pAllocationCallbacks->pUserData, sizeof(VksortSorter_T),
+                                                            alignof(VksortSorter_T), VK_SYSTEM_ALLOCATION_SCOPE_OBJECT)
                   : std::malloc(sizeof(VksortSorter_T));
   if (!mem) return fail(VKSORT_ERROR_OUT_OF_HOST_MEMORY, "allocating the sorter failed");
   VksortSorter s = new (mem) VksortSorter_T();
@@ -553,7 +550,7 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
     const VksortTuning& t = shape.t;
     uint32_t tailBits = 0;
     while ((1u << tailBits) < t.tailGroup) ++tailBits;
-    const uint32_t oc[] = {t.workgroupSize, shape.subgroupSize,       t.keysPerThread, t.ringSlots, t.lookback,
+    const uint32_t oc[] = {t.workgroupSize, shape.subgroupSize,        t.keysPerThread, t.ringSlots,        t.lookback,
                            tailBits,        shape.statusRmw ? 1u : 0u, t.spinBudget,    t.faultPublishDelay};
     r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 9, "onesweep",
                        &s->onesweep);
@@ -591,8 +588,7 @@ VksortResult vksortGetMemoryRequirements(VksortSorter s, uint32_t maxCount, Vkso
   if (maxCount > VKSORT_MAX_COUNT)
     return fail(VKSORT_ERROR_COUNT_TOO_LARGE, "maxCount %u is larger than VKSORT_MAX_COUNT (%u)", maxCount,
                 VKSORT_MAX_COUNT);
-  const VkBufferUsageFlags storage =
-      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
+  const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
   req->keysSize = VkDeviceSize(maxCount) * kKeyBytes;
   req->keysAlignment = kKeysAlignment;
   req->keysUsage = storage;

@@ -130,8 +130,8 @@ void checkSort(const SorterHolder& s, const std::vector<uint32_t>& keys, const c
   VksortResultBuffer where;
   REQUIRE_MESSAGE(vksortRecordSort(s.sorter, cmd, &si, &where) == VKSORT_SUCCESS, vksortGetLastError());
   VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr,
-                       0, nullptr);
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0,
+                       nullptr);
   std::string error;
   if (!gCtx->submitAndWait(cmd, kTimeoutNs, &error)) fatal(error + " (" + label + ", N = " + std::to_string(n) + ")");
 
@@ -158,8 +158,8 @@ std::mt19937_64 caseRng(uint64_t salt) { return std::mt19937_64(gSeed ^ (salt * 
 TEST_CASE("sorts every edge size: 0, 1, 2, tile +- 1, 2^k +- 1, primes, 1M, 4M") {
   SorterHolder s;
   const uint32_t t = s.tile();
-  std::vector<uint32_t> sizes = {0, 1, 2, 3, t - 1, t, t + 1, 2 * t - 1, 2 * t, 2 * t + 1, 7919, 104729, 1299709,
-                                 1u << 20, 1u << 22};
+  std::vector<uint32_t> sizes = {0,     1,         2,    3,      t - 1,   t,        t + 1,   2 * t - 1,
+                                 2 * t, 2 * t + 1, 7919, 104729, 1299709, 1u << 20, 1u << 22};
   for (uint32_t k : {4u, 8u, 10u, 13u, 16u, 17u}) {
     sizes.push_back((1u << k) - 1);
     sizes.push_back((1u << k) + 1);
@@ -201,7 +201,7 @@ TEST_CASE("faults: delayed status, tiny rings and no patience still sort correct
   // waiting almost at once and takes the fallback (counting a predecessor's
   // digits itself). None of it may change the result or hang.
   // (ring, lookback, tailGroup, spinBudget, faultPublishDelay); 0 = default
-  const uint32_t shapes[][5] = {{0, 0, 0, 1, 0},   {3, 1, 1, 1, 0},    {4, 2, 2, 1, 40}, {5, 2, 2, 0, 200},
+  const uint32_t shapes[][5] = {{0, 0, 0, 1, 0},   {3, 1, 1, 1, 0},    {4, 2, 2, 1, 40},  {5, 2, 2, 0, 200},
                                 {8, 3, 4, 4, 400}, {0, 0, 0, 0, 1000}, {0, 0, 0, 2, 1000}};
   auto rng = caseRng(8);
   for (auto& sh : shapes) {
@@ -371,7 +371,8 @@ int main(int argc, char** argv) {
   doctest::Context dt;
   dt.applyCommandLine(argc, argv);
   const int rc = dt.run();
-  for (const std::string& m : ctx->takeValidationMessages()) std::fprintf(stderr, "validation at teardown: %s\n", m.c_str());
+  for (const std::string& m : ctx->takeValidationMessages())
+    std::fprintf(stderr, "validation at teardown: %s\n", m.c_str());
   gCtx = nullptr;
   return rc;
 }

@@ -76,11 +76,8 @@
 #ifndef VKSORT_VKSORT_H
 #define VKSORT_VKSORT_H
 
-#ifndef VK_NO_PROTOTYPES
-#define VK_NO_PROTOTYPES
-#endif
-#include <vulkan/vulkan.h>
 #include <stdint.h>
+#include <vulkan/vulkan.h>  // types and PFN_ typedefs only: vksort calls no prototype
 
 #ifdef __cplusplus
 extern "C" {
@@ -127,11 +124,11 @@ typedef struct VksortSorter_T* VksortSorter;
 //   the tile (workgroupSize x keysPerThread keys) and the per-subgroup
 //   histograms fit in the device's shared memory.
 typedef struct VksortTuning {
-  uint32_t workgroupSize;   // invocations per reorder workgroup
-  uint32_t keysPerThread;   // keys each invocation ranks
-  uint32_t ringSlots;       // tiles in the circular status buffer (N_table)
-  uint32_t lookback;        // farthest tile a look-back reads (L_lookback < N_table)
-  uint32_t tailGroup;       // tiles that may retire out of order (2^TAIL_BITS); 1 = in order
+  uint32_t workgroupSize;        // invocations per reorder workgroup
+  uint32_t keysPerThread;        // keys each invocation ranks
+  uint32_t ringSlots;            // tiles in the circular status buffer (N_table)
+  uint32_t lookback;             // farthest tile a look-back reads (L_lookback < N_table)
+  uint32_t tailGroup;            // tiles that may retire out of order (2^TAIL_BITS); 1 = in order
   uint32_t histogramWorkgroups;  // upper bound on persistent histogram workgroups
   // Polling rounds (8 polls each) one invocation may spend waiting on other
   // workgroups in one pass before it stops waiting and computes what it
@@ -143,7 +140,7 @@ typedef struct VksortTuning {
 } VksortTuning;
 
 typedef struct VksortCreateInfo {
-  VkInstance instance;                        // the instance physicalDevice came from
+  VkInstance instance;  // the instance physicalDevice came from
   VkPhysicalDevice physicalDevice;
   VkDevice device;
   // Function loading: vksort is built with VK_NO_PROTOTYPES and loads what it
@@ -158,9 +155,9 @@ typedef struct VksortCreateInfo {
   // pEnabledFeatures are read, during vksortCreateSorter only, to check that
   // the required features were enabled. Required.
   const VkDeviceCreateInfo* pDeviceCreateInfo;
-  VkPipelineCache pipelineCache;                  // optional
+  VkPipelineCache pipelineCache;                      // optional
   const VkAllocationCallbacks* pAllocationCallbacks;  // optional; used for host and Vulkan allocations
-  const VksortTuning* pTuning;                    // optional; see VksortTuning
+  const VksortTuning* pTuning;                        // optional; see VksortTuning
 } VksortCreateInfo;
 
 // Checks whether a physical device can run vksort. On failure the message
@@ -170,8 +167,7 @@ VksortResult vksortCheckDeviceSupport(VkInstance instance, VkPhysicalDevice phys
 
 // Sets (never clears) the feature bits vksort needs in the structs you chain
 // into VkDeviceCreateInfo. Any pointer may be null to skip that struct.
-void vksortEnableRequiredFeatures(VkPhysicalDeviceFeatures2* features2,
-                                  VkPhysicalDeviceVulkan12Features* features12,
+void vksortEnableRequiredFeatures(VkPhysicalDeviceFeatures2* features2, VkPhysicalDeviceVulkan12Features* features12,
                                   VkPhysicalDeviceVulkan13Features* features13);
 
 // Creates the pipelines. This is the only call that allocates (through
@@ -228,10 +224,7 @@ typedef struct VksortSortInfo {
 // Where the sorted keys are after the recorded commands execute. It depends
 // only on what is known at record time (the number of passes), never on the
 // data.
-typedef enum VksortResultBuffer {
-  VKSORT_RESULT_IN_KEYS = 0,
-  VKSORT_RESULT_IN_ALT = 1
-} VksortResultBuffer;
+typedef enum VksortResultBuffer { VKSORT_RESULT_IN_KEYS = 0, VKSORT_RESULT_IN_ALT = 1 } VksortResultBuffer;
 
 // Records the sort into commandBuffer (which must be in the recording state
 // and belong to a queue family with compute support). On success

@@ -9,8 +9,8 @@
 // Build:  nvcc -O3 -arch=sm_90 -std=c++17 -o cub_bench samples/bench/cub_bench.cu
 // Run:    ./cub_bench [--sizes 1024,65536,...] [--runs 30] [--warmup 5] [--json FILE]
 
-#include <cub/cub.cuh>
 #include <cuda_runtime.h>
+#include <cub/cub.cuh>
 
 #include <algorithm>
 #include <cerrno>
@@ -24,16 +24,15 @@
 // ---------------------------------------------------------------------------
 // Error handling: every CUDA call goes through CK(); any failure is fatal.
 // ---------------------------------------------------------------------------
-#define CK(call)                                                              \
-  do {                                                                        \
-    cudaError_t err_ = (call);                                                \
-    if (err_ != cudaSuccess) {                                                \
-      std::fprintf(stderr, "CUDA error %s (%d) at %s:%d: %s\n",               \
-                   cudaGetErrorName(err_), (int)err_, __FILE__, __LINE__,     \
-                   #call);                                                    \
-      std::fprintf(stderr, "  %s\n", cudaGetErrorString(err_));               \
-      std::exit(2);                                                           \
-    }                                                                         \
+#define CK(call)                                                                                                       \
+  do {                                                                                                                 \
+    cudaError_t err_ = (call);                                                                                         \
+    if (err_ != cudaSuccess) {                                                                                         \
+      std::fprintf(stderr, "CUDA error %s (%d) at %s:%d: %s\n", cudaGetErrorName(err_), (int)err_, __FILE__, __LINE__, \
+                   #call);                                                                                             \
+      std::fprintf(stderr, "  %s\n", cudaGetErrorString(err_));                                                        \
+      std::exit(2);                                                                                                    \
+    }                                                                                                                  \
   } while (0)
 
 [[noreturn]] static void die(const char* msg, const char* arg = nullptr) {
@@ -63,8 +62,7 @@ __host__ __device__ inline uint64_t mix64(uint64_t x) {
 // that are different for every seed. Grid-stride loop, so any grid size works.
 __global__ void gen_keys(uint32_t* keys, uint32_t n, uint64_t seed) {
   const uint64_t base = seed * 0x9E3779B97F4A7C15ull;
-  for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
-       i += (uint64_t)gridDim.x * blockDim.x) {
+  for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
     keys[i] = (uint32_t)(mix64(base + i) >> 32);
   }
 }
@@ -79,15 +77,12 @@ struct Checksum {
   unsigned int xr;
 };
 
-__host__ __device__ inline uint64_t key_hash(uint32_t k) {
-  return mix64((uint64_t)k + 0x632BE59BD9B4E019ull);
-}
+__host__ __device__ inline uint64_t key_hash(uint32_t k) { return mix64((uint64_t)k + 0x632BE59BD9B4E019ull); }
 
 __global__ void checksum_keys(const uint32_t* keys, uint32_t n, Checksum* out) {
   unsigned long long s = 0, h = 0;
   unsigned int x = 0;
-  for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n;
-       i += (uint64_t)gridDim.x * blockDim.x) {
+  for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
     const uint32_t k = keys[i];
     s += k;
     h += key_hash(k);
@@ -130,8 +125,7 @@ static std::vector<uint32_t> parse_sizes(const char* s) {
       unsigned long long v = std::strtoull(tok.c_str(), &end, 10);
       // CUB is called with a uint32_t item count (32-bit offsets, its fast
       // path), so sizes must fit in 32 bits.
-      if (errno || *end != '\0' || v == 0 || v > 0xFFFFFFFFull)
-        die("bad size in --sizes: ", tok.c_str());
+      if (errno || *end != '\0' || v == 0 || v > 0xFFFFFFFFull) die("bad size in --sizes: ", tok.c_str());
       out.push_back((uint32_t)v);
     }
     pos = comma + 1;
@@ -187,8 +181,7 @@ static void usage() {
 // ---------------------------------------------------------------------------
 
 int main(int argc, char** argv) {
-  std::vector<uint32_t> sizes = {1u << 10, 1u << 16, 1u << 20,
-                                 1u << 24, 1u << 26, 1u << 28};
+  std::vector<uint32_t> sizes = {1u << 10, 1u << 16, 1u << 20, 1u << 24, 1u << 26, 1u << 28};
   int runs = 30;
   int warmup = 5;
   const char* json_path = nullptr;
@@ -199,12 +192,21 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) die("missing value for ", flag);
       return argv[++i];
     };
-    if (a == "--sizes") sizes = parse_sizes(need("--sizes"));
-    else if (a == "--runs") runs = parse_int(need("--runs"), "--runs");
-    else if (a == "--warmup") warmup = parse_int(need("--warmup"), "--warmup");
-    else if (a == "--json") json_path = need("--json");
-    else if (a == "-h" || a == "--help") { usage(); return 0; }
-    else { usage(); die("unknown argument: ", a.c_str()); }
+    if (a == "--sizes")
+      sizes = parse_sizes(need("--sizes"));
+    else if (a == "--runs")
+      runs = parse_int(need("--runs"), "--runs");
+    else if (a == "--warmup")
+      warmup = parse_int(need("--warmup"), "--warmup");
+    else if (a == "--json")
+      json_path = need("--json");
+    else if (a == "-h" || a == "--help") {
+      usage();
+      return 0;
+    } else {
+      usage();
+      die("unknown argument: ", a.c_str());
+    }
   }
   // A median over fewer runs is too noisy to compare against.
   if (runs < 20) die("--runs must be >= 20");
@@ -220,10 +222,9 @@ int main(int argc, char** argv) {
   const std::string device_name = json_escape(prop.name);
   const std::string driver_str = std::to_string(driver_version);
 
-  std::printf("device: %s (sm_%d%d, %d SMs)\n", prop.name, prop.major, prop.minor,
-              prop.multiProcessorCount);
-  std::printf("driver (cudaDriverGetVersion): %d, runtime: %d, CUB_VERSION: %d\n",
-              driver_version, runtime_version, (int)CUB_VERSION);
+  std::printf("device: %s (sm_%d%d, %d SMs)\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount);
+  std::printf("driver (cudaDriverGetVersion): %d, runtime: %d, CUB_VERSION: %d\n", driver_version, runtime_version,
+              (int)CUB_VERSION);
   std::printf("runs: %d timed (median reported), warmup: %d\n\n", runs, warmup);
 
   FILE* json = nullptr;
@@ -303,8 +304,7 @@ int main(int argc, char** argv) {
       if (verify) {
         // Check on the host, independently of the GPU checksum kernel.
         std::vector<uint32_t> h((size_t)n);
-        CK(cudaMemcpy(h.data(), db.Current(), (size_t)n * sizeof(uint32_t),
-                      cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(h.data(), db.Current(), (size_t)n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
         Checksum after{};
         size_t first_unsorted = 0;
         for (size_t i = 0; i < h.size(); ++i) {
@@ -314,17 +314,15 @@ int main(int argc, char** argv) {
           after.xr ^= h[i];
         }
         if (first_unsorted != 0) {
-          std::fprintf(stderr, "FAIL n=%u: not sorted at index %zu (%u > %u)\n", n,
-                       first_unsorted, h[first_unsorted - 1], h[first_unsorted]);
+          std::fprintf(stderr, "FAIL n=%u: not sorted at index %zu (%u > %u)\n", n, first_unsorted,
+                       h[first_unsorted - 1], h[first_unsorted]);
           size_ok = false;
         }
-        if (after.sum != before.sum || after.hash_sum != before.hash_sum ||
-            after.xr != before.xr) {
+        if (after.sum != before.sum || after.hash_sum != before.hash_sum || after.xr != before.xr) {
           std::fprintf(stderr,
                        "FAIL n=%u: key multiset changed (sum %llu->%llu, xor %08x->%08x, "
                        "hash %016llx->%016llx)\n",
-                       n, before.sum, after.sum, before.xr, after.xr, before.hash_sum,
-                       after.hash_sum);
+                       n, before.sum, after.sum, before.xr, after.xr, before.hash_sum, after.hash_sum);
           size_ok = false;
         }
       }
@@ -344,8 +342,7 @@ int main(int argc, char** argv) {
                    "{\"impl\":\"cub\",\"device\":\"%s\",\"driver\":\"%s\",\"key\":\"u32\","
                    "\"payload\":\"none\",\"n\":%u,\"dist\":\"uniform\",\"runs\":%d,"
                    "\"median_ms\":%.6f,\"min_ms\":%.6f,\"keys_per_s\":%.6e,\"temp_bytes\":%zu}\n",
-                   device_name.c_str(), driver_str.c_str(), n, runs, med_ms, min_ms, keys_per_s,
-                   temp_bytes);
+                   device_name.c_str(), driver_str.c_str(), n, runs, med_ms, min_ms, keys_per_s, temp_bytes);
       std::fflush(json);
     }
 

@@ -75,8 +75,10 @@ struct KeyGen {
     lci.pPushConstantRanges = &range;
     vkCreatePipelineLayout(device, &lci, nullptr, &layout);
     VkComputePipelineCreateInfo pci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    pci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module,
-                 "main", nullptr};
+    pci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    pci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    pci.stage.module = module;
+    pci.stage.pName = "main";
     pci.layout = layout;
     if (vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline) != VK_SUCCESS)
       die("creating the key generation pipeline failed");
@@ -121,20 +123,27 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) die("missing value after " + a);
       return argv[++i];
     };
-    if (a == "--sizes") sizes = parseList(next());
-    else if (a == "--runs") runs = std::atoi(next());
-    else if (a == "--warmup") warmup = std::atoi(next());
-    else if (a == "--json") jsonPath = next();
-    else if (a == "--device") options.deviceIndex = std::atoi(next());
-    else if (a == "--validation") options.validation = true;
+    if (a == "--sizes")
+      sizes = parseList(next());
+    else if (a == "--runs")
+      runs = std::atoi(next());
+    else if (a == "--warmup")
+      warmup = std::atoi(next());
+    else if (a == "--json")
+      jsonPath = next();
+    else if (a == "--device")
+      options.deviceIndex = std::atoi(next());
+    else if (a == "--validation")
+      options.validation = true;
     else if (a == "--tuning") {
       std::vector<uint32_t> t = parseList(next());
       t.resize(8, 0);
       tuning = {t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]};
       haveTuning = true;
     } else {
-      std::printf("usage: vksort_bench [--sizes N,N,...] [--runs R>=20] [--warmup W] [--json FILE] [--device I]\n"
-                  "                    [--validation] [--tuning wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay]\n");
+      std::printf(
+          "usage: vksort_bench [--sizes N,N,...] [--runs R>=20] [--warmup W] [--json FILE] [--device I]\n"
+          "                    [--validation] [--tuning wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay]\n");
       return a == "--help" ? 0 : 2;
     }
   }
@@ -182,7 +191,8 @@ int main(int argc, char** argv) {
     GpuBuffer keys = ctx.createBuffer(std::max<VkDeviceSize>(req.keysSize, 4), req.keysUsage | xfer, false);
     GpuBuffer alt = ctx.createBuffer(std::max<VkDeviceSize>(req.altSize, 4), req.altUsage | xfer, false);
     GpuBuffer temp = ctx.createBuffer(req.tempSize, req.tempUsage, false);
-    GpuBuffer before = ctx.createBuffer(std::max<VkDeviceSize>(req.keysSize, 4), VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+    GpuBuffer before =
+        ctx.createBuffer(std::max<VkDeviceSize>(req.keysSize, 4), VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
     GpuBuffer after = ctx.createBuffer(std::max<VkDeviceSize>(req.keysSize, 4), VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
 
     VksortSortInfo si{};
@@ -241,7 +251,10 @@ int main(int argc, char** argv) {
           const uint32_t* got = static_cast<const uint32_t*>(after.mapped);
           int shown = 0;
           for (uint32_t i = 0; i < n && shown < 20; ++i)
-            if (got[i] != ref[i]) { std::printf("  [%u] want %08x got %08x\n", i, ref[i], got[i]); ++shown; }
+            if (got[i] != ref[i]) {
+              std::printf("  [%u] want %08x got %08x\n", i, ref[i], got[i]);
+              ++shown;
+            }
         }
         verified = true;
       }
@@ -249,8 +262,7 @@ int main(int argc, char** argv) {
     std::sort(times.begin(), times.end());
     const double median = times[times.size() / 2], best = times.front();
     const double gkeys = median > 0 ? n / median * 1e-3 : 0;
-    std::printf("%12u %12.1f %12.1f %14.3f %s\n", n, median, best, gkeys,
-                !verified ? "n/a" : ok ? "ok" : "WRONG");
+    std::printf("%12u %12.1f %12.1f %14.3f %s\n", n, median, best, gkeys, !verified ? "n/a" : ok ? "ok" : "WRONG");
     std::fflush(stdout);
     allOk = allOk && ok;
     if (json) {
@@ -261,8 +273,8 @@ int main(int argc, char** argv) {
                    "\"runs\":%d,\"median_ms\":%.6f,\"min_ms\":%.6f,\"keys_per_s\":%.1f,\"temp_bytes\":%llu,"
                    "\"verified\":%s,\"tuning\":\"%u,%u,%u,%u,%u,%u\"}\n",
                    ctx.deviceName().c_str(), ctx.driverDescription().c_str(), commit, n, runs, median * 1e-3,
-                   best * 1e-3, gkeys * 1e9, (unsigned long long)req.tempSize, ok ? "true" : "false",
-                   t.workgroupSize, t.keysPerThread, t.ringSlots, t.lookback, t.tailGroup, t.histogramWorkgroups);
+                   best * 1e-3, gkeys * 1e9, (unsigned long long)req.tempSize, ok ? "true" : "false", t.workgroupSize,
+                   t.keysPerThread, t.ringSlots, t.lookback, t.tailGroup, t.histogramWorkgroups);
       std::fflush(json);
     }
     for (GpuBuffer* b : {&keys, &alt, &temp, &before, &after}) ctx.destroyBuffer(*b);

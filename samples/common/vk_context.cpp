@@ -120,7 +120,7 @@ bool VkContext::init(const VkContextOptions& options, std::string* error) {
     *error = "no Vulkan device can run vksort" + reasons;
     return false;
   }
-  physicalDevice = devices[best];
+  physicalDevice = devices[size_t(best)];
   VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
   p2.pNext = &driverProperties;
   vkGetPhysicalDeviceProperties2(physicalDevice, &p2);
@@ -192,9 +192,8 @@ GpuBuffer VkContext::createBuffer(VkDeviceSize size, VkBufferUsageFlags usage, b
   vkGetBufferMemoryRequirements(device, b.buffer, &req);
   VkPhysicalDeviceMemoryProperties mp;
   vkGetPhysicalDeviceMemoryProperties(physicalDevice, &mp);
-  const VkMemoryPropertyFlags want =
-      hostVisible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-                  : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+  VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+  if (hostVisible) want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
   uint32_t type = UINT32_MAX;
   for (uint32_t i = 0; i < mp.memoryTypeCount; ++i)
     if ((req.memoryTypeBits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want) {

@@ -1,0 +1,13 @@
+// vksort with volk: volk finds the loader at run time, and vksort gets volk's
+// vkGetInstanceProcAddr.
+#include <volk.h>
+
+#include "consumer.h"
+
+int main() {
+  if (volkInitialize() != VK_SUCCESS) return consumer::failed("volk", "volkInitialize found no Vulkan loader");
+  consumer::Hooks hooks;
+  hooks.instanceCreated = volkLoadInstanceOnly;
+  hooks.deviceCreated = volkLoadDevice;
+  return consumer::run("volk", vkGetInstanceProcAddr, hooks);
+}
