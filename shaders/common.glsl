@@ -1,9 +1,11 @@
 // Shared by every vksort kernel: extensions, buffer references, the push
-// constants and a workgroup-wide exclusive scan over the 256 digits.
+// constants, key loading and mapping, and a workgroup-wide exclusive scan over
+// the 256 digits.
 //
 // The includer defines the specialization constants WG_SIZE and SG_SIZE
-// (workgroup size and the subgroup size the pipeline was created with)
-// before including this file.
+// (workgroup size and the subgroup size the pipeline was created with),
+// KEY_WORDS (1 or 2: 32- or 64-bit keys) and KEY_KIND (KEY_KIND_UNSIGNED,
+// _SIGNED or _FLOAT) before including this file.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_atomic_int64 : require
@@ -21,6 +23,7 @@ layout(push_constant, std430) uniform PushBlock { VksortPush pc; };
 
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Buf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Buf { uint64_t v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) buffer U32x2Buf { uvec2 v[]; };
 
 const uint NUM_SUBGROUPS = WG_SIZE / SG_SIZE;
 
@@ -28,7 +31,74 @@ U32Buf tempU32() { return U32Buf(pc.temp); }
 U64Buf ringBuf() { return U64Buf(pc.temp + VKSORT_TEMP_RING_OFFSET); }
 U32Buf counters() { return U32Buf(pc.temp + VKSORT_TEMP_COUNTERS_OFFSET); }
 
-uint digitOf(uint key, uint pass) { return (key >> (pass * VKSORT_RADIX_BITS)) & (VKSORT_RADIX - 1u); }
+// The number of keys this sort sorts: the indirect count, clamped to
+// pc.count, when the caller gave one.
+uint sortCount() {
+  if (pc.countAddress == 0ul) return pc.count;
+  return min(U32Buf(pc.countAddress).v[0], pc.count);
+}
+
+// ---------------------------------------------------------------------------
+// Keys. A key lives in a uvec2 (x = low word, y = high word, unused for 32-bit
+// keys). Kernels sort "sort bits": an unsigned pattern whose ascending order
+// is the requested order (seed 001). The first pass maps keys to sort bits as
+// it loads them, the passes in between move sort bits, and the last pass maps
+// them back as it stores them.
+//   signed:   flip the sign bit;
+//   float:    negative (sign set): flip every bit; else flip the sign bit. This
+//             is IEEE-754 totalOrder: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN;
+//   descending: then flip every bit, which reverses the order and keeps equal
+//             keys equal, so the sort stays stable.
+// ---------------------------------------------------------------------------
+const uint KEY_KIND_UNSIGNED = 0;
+const uint KEY_KIND_SIGNED = 1;
+const uint KEY_KIND_FLOAT = 2;
+
+const uvec2 KEY_SIGN = KEY_WORDS == 1 ? uvec2(0x80000000u, 0u) : uvec2(0u, 0x80000000u);
+const uvec2 KEY_ALL = KEY_WORDS == 1 ? uvec2(~0u, 0u) : uvec2(~0u, ~0u);
+
+bool keyNegative(uvec2 k) { return ((KEY_WORDS == 1 ? k.x : k.y) & 0x80000000u) != 0u; }
+bool descending() { return (pc.flags & VKSORT_FLAG_DESCENDING) != 0u; }
+
+uvec2 toSortBits(uvec2 k) {
+  if (KEY_KIND == KEY_KIND_SIGNED) k ^= KEY_SIGN;
+  if (KEY_KIND == KEY_KIND_FLOAT) k ^= keyNegative(k) ? KEY_ALL : KEY_SIGN;
+  if (descending()) k ^= KEY_ALL;
+  return k;
+}
+
+uvec2 fromSortBits(uvec2 k) {
+  if (descending()) k ^= KEY_ALL;
+  if (KEY_KIND == KEY_KIND_SIGNED) k ^= KEY_SIGN;
+  if (KEY_KIND == KEY_KIND_FLOAT) k ^= keyNegative(k) ? KEY_SIGN : KEY_ALL;
+  return k;
+}
+
+uvec2 loadKeyWords(uint64_t base, uint i) {
+  if (KEY_WORDS == 1) return uvec2(U32Buf(base).v[i], 0u);
+  return U32x2Buf(base).v[i];
+}
+
+void storeKeyWords(uint64_t base, uint i, uvec2 k) {
+  if (KEY_WORDS == 1)
+    U32Buf(base).v[i] = k.x;
+  else
+    U32x2Buf(base).v[i] = k;
+}
+
+// The digit of pass `pass`: bits [beginBit + 8 pass, min(that + 8, endBit)).
+uint digitOf(uvec2 k, uint pass) {
+  const uint shift = pc.beginBit + pass * VKSORT_RADIX_BITS;
+  const uint width = min(uint(VKSORT_RADIX_BITS), pc.endBit - shift);
+  uint bits;
+  if (KEY_WORDS == 1 || shift == 0u)
+    bits = k.x >> shift;
+  else if (shift < 32u)
+    bits = (k.x >> shift) | (k.y << (32u - shift));
+  else
+    bits = k.y >> (shift - 32u);
+  return bits & ((1u << width) - 1u);
+}
 
 // Workgroup barrier that also orders buffer accesses, so that a happens-before
 // chain through one invocation's atomics (tail iterator, done counter)

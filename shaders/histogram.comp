@@ -13,6 +13,8 @@
 layout(local_size_x_id = 0) in;
 layout(constant_id = 0) const uint WG_SIZE = 256;
 layout(constant_id = 1) const uint SG_SIZE = 32;
+layout(constant_id = 2) const uint KEY_WORDS = 1;
+layout(constant_id = 3) const uint KEY_KIND = 0;
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 
@@ -24,16 +26,15 @@ void main() {
   const uint bins = pc.passes * VKSORT_RADIX;
   for (uint i = tid; i < bins; i += WG_SIZE) sHist[i] = 0;
 
-  // pc.numTiles holds the number of ring slots the reorder passes will touch.
   U64Buf ring = ringBuf();
-  const uint ringEntries = pc.numTiles * VKSORT_RADIX;
+  const uint ringEntries = pc.ringClear * VKSORT_RADIX;
   const uint stride = gl_NumWorkGroups.x * WG_SIZE;
   for (uint i = gl_WorkGroupID.x * WG_SIZE + tid; i < ringEntries; i += stride) ring.v[i] = 0ul;
   barrier();
 
-  U32Buf keys = U32Buf(pc.keysIn);
-  for (uint i = gl_WorkGroupID.x * WG_SIZE + tid; i < pc.count; i += stride) {
-    const uint k = keys.v[i];
+  const uint count = sortCount();
+  for (uint i = gl_WorkGroupID.x * WG_SIZE + tid; i < count; i += stride) {
+    const uvec2 k = toSortBits(loadKeyWords(pc.keysIn, i));
     for (uint p = 0; p < pc.passes; ++p) atomicAdd(sHist[p * VKSORT_RADIX + digitOf(k, p)], 1u);
   }
   barrier();

@@ -1,10 +1,11 @@
 // vksort reorder kernel: one dispatch per 8-bit digit pass (Onesweep, seed 000).
 //
-// A workgroup sorts one tile of WG_SIZE * KEYS_PER_THREAD keys:
+// A workgroup sorts one tile of WG_SIZE * KEYS_PER_THREAD keys (and their
+// values, if any):
 //  1. takes its tile number from an atomic counter (never gl_WorkGroupID:
 //     launch order is not promised, and a tile only waits on lower tiles),
 //     and waits until its status-ring slot is free;
-//  2. ranks its keys within each subgroup by ballots on the 8 digit bits
+//  2. ranks its keys within each subgroup by ballots on the digit bits
 //     (warp-level multisplit), keeping one digit histogram per subgroup so
 //     the rank is stable without ordering atomics between subgroups;
 //  3. publishes its per-digit counts, then scans them into local digit starts;
@@ -14,6 +15,10 @@
 //     unbounded: see status_ring.glsl);
 //  6. writes the locally sorted keys out: neighbouring invocations write
 //     neighbouring addresses within a digit, so the scatter is coalesced.
+//     Values follow through the same shared memory with the same ranks.
+//
+// Key types, values, order and bit range are specialization constants and
+// push constants of this one shader (see common.glsl for the key mapping).
 #version 460
 layout(local_size_x_id = 0) in;
 layout(constant_id = 0) const uint WG_SIZE = 512;
@@ -27,20 +32,32 @@ layout(constant_id = 6) const bool STATUS_RMW = false;
 layout(constant_id = 7) const uint SPIN_BUDGET = 16384;
 // Fault injection for tests: largest extra delay before a tile publishes.
 layout(constant_id = 8) const uint PUBLISH_DELAY = 0;
+layout(constant_id = 9) const uint KEY_WORDS = 1;    // 1: 32-bit keys, 2: 64-bit keys
+layout(constant_id = 10) const uint KEY_KIND = 0;    // KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
+layout(constant_id = 11) const uint VALUE_WORDS = 0; // 0: keys only, 1: 32-bit values, 2: 64-bit values
+layout(constant_id = 12) const bool VALUE_INDEX = false;  // argsort: pass 0 makes value = input index
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 
 const uint TILE = WG_SIZE * KEYS_PER_THREAD;
 
-uint loadKeyDigit(uint pass, uint index) { return digitOf(U32Buf(pc.keysIn).v[index], pass); }
+// The key at `index` of this pass's input, as sort bits (pass 0 maps them).
+uvec2 loadKey(uint pass, uint index) {
+  const uvec2 k = loadKeyWords(pc.keysIn, index);
+  return pass == 0u ? toSortBits(k) : k;
+}
+uint loadKeyDigit(uint pass, uint index) { return digitOf(loadKey(pass, index), pass); }
 
 #include "status_ring.glsl"
+
 const uint SG_KEYS = SG_SIZE * KEYS_PER_THREAD;
 const uint HIST_WORDS = NUM_SUBGROUPS * VKSORT_RADIX;
-const uint WORK_WORDS = TILE > HIST_WORDS ? TILE : HIST_WORDS;
+const uint ITEM_WORDS = KEY_WORDS > VALUE_WORDS ? KEY_WORDS : VALUE_WORDS;
+const uint WORK_WORDS = TILE * ITEM_WORDS > HIST_WORDS ? TILE * ITEM_WORDS : HIST_WORDS;
 
 // First the per-subgroup digit histograms, then (after their prefixes are in
-// registers) the locally sorted keys of the tile.
+// registers) the locally sorted keys of the tile, then its values. A 64-bit
+// item keeps its low words in [0, TILE) and its high words in [TILE, 2 TILE).
 shared uint sWork[WORK_WORDS];
 // Per digit: the tile's count, then (global start - local start).
 shared uint sDigitBase[VKSORT_RADIX];
@@ -51,11 +68,13 @@ void main() {
   const uint lane = gl_SubgroupInvocationID;
   const uint sg = gl_SubgroupID;
   const uint pass = pc.pass;
+  const uint count = sortCount();
 
   if (tid == 0) {
     const uint t = atomicAdd(counters().v[VKSORT_CTR_TILE(pass)], 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
                              gl_SemanticsRelaxed);
-    waitForRingSlot(pass, t);
+    // With an indirect count, workgroups past the last tile leave at once.
+    if (t * TILE < count) waitForRingSlot(pass, t);
     sTile = t;
     sLookMissing[0] = 0u;
   }
@@ -63,17 +82,25 @@ void main() {
   barrierAll();
   const uint tile = sTile;
   const uint tileStart = tile * TILE;
-  const uint tileCount = min(TILE, pc.count - tileStart);
+  if (tileStart >= count) return;
+  const uint tileCount = min(TILE, count - tileStart);
 
   // Keys are read in subgroup-contiguous runs: key i of this invocation is
   // tile element sgBase + i * SG_SIZE + lane. Ranking in that order keeps
   // the sort stable.
-  U32Buf keysIn = U32Buf(pc.keysIn);
   const uint sgBase = sg * SG_KEYS;
-  uint keys[KEYS_PER_THREAD];
+  uvec2 keys[KEYS_PER_THREAD];
+  uvec2 values[KEYS_PER_THREAD];
   for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     const uint idx = sgBase + i * SG_SIZE + lane;
-    keys[i] = idx < tileCount ? keysIn.v[tileStart + idx] : 0xffffffffu;
+    const bool valid = idx < tileCount;
+    keys[i] = valid ? loadKey(pass, tileStart + idx) : uvec2(0u);
+    if (VALUE_INDEX && pass == 0u)
+      values[i] = uvec2(tileStart + idx, 0u);
+    else if (VALUE_WORDS == 1)
+      values[i] = uvec2(valid ? U32Buf(pc.valuesIn).v[tileStart + idx] : 0u, 0u);
+    else if (VALUE_WORDS == 2)
+      values[i] = valid ? U32x2Buf(pc.valuesIn).v[tileStart + idx] : uvec2(0u);
   }
 
   // Warp-level multisplit: the lanes holding the same digit ("peers") are
@@ -85,7 +112,7 @@ void main() {
   for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     const bool valid = sgBase + i * SG_SIZE + lane < tileCount;
     const uint d = digitOf(keys[i], pass);
-    uint rank, count, leader;
+    uint rank, peerCount, leader;
     if (SG_SIZE <= 32) {
       uint peers = subgroupBallot(valid).x;
       for (uint b = 0; b < VKSORT_RADIX_BITS; ++b) {
@@ -94,7 +121,7 @@ void main() {
         peers &= bit ? bal : ~bal;
       }
       rank = bitCount(peers & gl_SubgroupLtMask.x);
-      count = bitCount(peers);
+      peerCount = bitCount(peers);
       leader = uint(findMSB(peers));
     } else {
       uvec4 peers = subgroupBallot(valid);
@@ -104,11 +131,11 @@ void main() {
         peers &= bit ? bal : ~bal;
       }
       rank = subgroupBallotExclusiveBitCount(peers);
-      count = subgroupBallotBitCount(peers);
+      peerCount = subgroupBallotBitCount(peers);
       leader = subgroupBallotFindMSB(peers);
     }
     uint old = 0u;
-    if (valid && leader == lane) old = atomicAdd(sWork[sg * VKSORT_RADIX + d], count);
+    if (valid && leader == lane) old = atomicAdd(sWork[sg * VKSORT_RADIX + d], peerCount);
     old = subgroupShuffle(old, valid ? leader : lane);
     offs[i] = old + rank;
   }
@@ -134,15 +161,19 @@ void main() {
       publishStatus(pass, tile, d, sum, false);
   }
   barrier();
-  scan256Exclusive(); // sScan: local start of each digit in the tile
+  scan256Exclusive();  // sScan: local start of each digit in the tile
 
   for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     const uint d = digitOf(keys[i], pass);
     offs[i] += sWork[sg * VKSORT_RADIX + d] + sScan[d];
   }
   barrier();
-  for (uint i = 0; i < KEYS_PER_THREAD; ++i)
-    if (sgBase + i * SG_SIZE + lane < tileCount) sWork[offs[i]] = keys[i];
+  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+    if (sgBase + i * SG_SIZE + lane < tileCount) {
+      sWork[offs[i]] = keys[i].x;
+      if (KEY_WORDS == 2) sWork[TILE + offs[i]] = keys[i].y;
+    }
+  }
 
   if (tile != 0u) lookBack(pass, tile, globalStart);
   injectDelay(tile);
@@ -158,12 +189,36 @@ void main() {
   }
   barrierAll();
 
-  U32Buf keysOut = U32Buf(pc.keysOut);
+  // The last pass maps sort bits back to keys.
+  const bool last = pass + 1u == pc.passes;
+  uint dst[KEYS_PER_THREAD];
   for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     const uint p = tid + i * WG_SIZE;
+    dst[i] = 0u;
     if (p < tileCount) {
-      const uint k = sWork[p];
-      keysOut.v[sDigitBase[digitOf(k, pass)] + p] = k;
+      uvec2 k = uvec2(sWork[p], KEY_WORDS == 2 ? sWork[TILE + p] : 0u);
+      dst[i] = sDigitBase[digitOf(k, pass)] + p;
+      storeKeyWords(pc.keysOut, dst[i], last ? fromSortBits(k) : k);
+    }
+  }
+
+  if (VALUE_WORDS > 0) {
+    barrier();
+    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+      if (sgBase + i * SG_SIZE + lane < tileCount) {
+        sWork[offs[i]] = values[i].x;
+        if (VALUE_WORDS == 2) sWork[TILE + offs[i]] = values[i].y;
+      }
+    }
+    barrier();
+    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+      const uint p = tid + i * WG_SIZE;
+      if (p < tileCount) {
+        if (VALUE_WORDS == 1)
+          U32Buf(pc.valuesOut).v[dst[i]] = sWork[p];
+        else
+          U32x2Buf(pc.valuesOut).v[dst[i]] = uvec2(sWork[p], sWork[TILE + p]);
+      }
     }
   }
   if (tid == 0) retireTile(pass, tile);

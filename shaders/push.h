@@ -46,15 +46,25 @@
 #define VKSORT_STATUS_INCLUSIVE 0x80000000u
 #define VKSORT_STATUS_VALUE_MASK 0x7fffffffu
 
-// One push-constant block for both kernels (std430 in GLSL, 40 bytes).
+// Flags (VksortPush::flags).
+#define VKSORT_FLAG_DESCENDING 1u
+
+// One push-constant block for both kernels (std430 in GLSL, 80 bytes).
 struct VksortPush {
-  VKSORT_U64 keysIn;    // device address of the keys read by this dispatch
-  VKSORT_U64 keysOut;   // device address of the keys written (onesweep only)
-  VKSORT_U64 temp;      // device address of the temporary buffer
-  VKSORT_U32 count;     // number of keys
-  VKSORT_U32 pass;      // onesweep: pass index (digit = bits [8*pass, 8*pass+8))
-  VKSORT_U32 numTiles;  // onesweep: tiles in this pass; histogram: ring slots to clear
-  VKSORT_U32 passes;    // number of digit passes of this sort
+  VKSORT_U64 keysIn;        // device address of the keys read by this dispatch
+  VKSORT_U64 keysOut;       // device address of the keys written (onesweep only)
+  VKSORT_U64 valuesIn;      // values read by this pass (0 = keys only, or argsort's first pass)
+  VKSORT_U64 valuesOut;     // values written by this pass (0 = keys only)
+  VKSORT_U64 temp;          // device address of the temporary buffer
+  VKSORT_U64 countAddress;  // indirect count: address of a u32 (0 = use count)
+  VKSORT_U32 count;         // number of keys; with countAddress, the most it may be
+  VKSORT_U32 pass;          // onesweep: pass index; digit bits [beginBit + 8 pass, ...)
+  VKSORT_U32 numTiles;      // tiles for count keys
+  VKSORT_U32 passes;        // number of digit passes of this sort
+  VKSORT_U32 beginBit;      // lowest bit sorted
+  VKSORT_U32 endBit;        // one past the highest bit sorted
+  VKSORT_U32 flags;         // VKSORT_FLAG_*
+  VKSORT_U32 ringClear;     // histogram: ring slots to clear
 };
 
 #endif

@@ -191,7 +191,7 @@ void lookBack(uint pass, uint tile, U32Buf globalStart) {
     for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) sLookCount[d] = 0u;
     barrier();
     const uint start = j * TILE;
-    const uint n = min(TILE, pc.count - start);
+    const uint n = min(TILE, sortCount() - start);
     for (uint i = tid; i < n; i += WG_SIZE) atomicAdd(sLookCount[loadKeyDigit(pass, start + i)], 1u);
     barrier();
     for (uint k = 0; k < LB_DIGITS; ++k) {

@@ -31,11 +31,8 @@ VksortResult fail(VksortResult code, const char* fmt, ...) {
 
 void clearError() { tLastError[0] = '\0'; }
 
-static_assert(sizeof(VksortPush) == 40, "push constants must match the GLSL std430 layout");
+static_assert(sizeof(VksortPush) == 80, "push constants must match the GLSL std430 layout");
 
-constexpr uint32_t kPasses = 4;  // 32-bit keys, 8-bit digits
-constexpr VkDeviceSize kKeyBytes = 4;
-constexpr VkDeviceSize kKeysAlignment = 4;
 constexpr VkDeviceSize kTempAlignment = 16;
 constexpr uint32_t kHistogramWorkgroupSize = 256;
 constexpr uint32_t kHistogramKeysPerInvocation = 16;  // before adding another persistent workgroup
@@ -63,6 +60,10 @@ struct DeviceFunctions {
   PFN_vkCmdDispatch cmdDispatch;
   PFN_vkCmdPipelineBarrier cmdPipelineBarrier;
   PFN_vkCmdFillBuffer cmdFillBuffer;
+  PFN_vkCmdWriteTimestamp cmdWriteTimestamp;
+  // VK_EXT_debug_utils, loaded only when VksortCreateInfo::debugLabels is set.
+  PFN_vkCmdBeginDebugUtilsLabelEXT cmdBeginDebugUtilsLabel;
+  PFN_vkCmdEndDebugUtilsLabelEXT cmdEndDebugUtilsLabel;
 };
 
 VksortResult loadInstanceFunctions(VkInstance instance, PFN_vkGetInstanceProcAddr gipa, InstanceFunctions* f) {
@@ -97,6 +98,7 @@ VksortResult loadDeviceFunctions(VkDevice device, PFN_vkGetDeviceProcAddr gdpa, 
       {"vkCmdDispatch", reinterpret_cast<PFN_vkVoidFunction*>(&f->cmdDispatch)},
       {"vkCmdPipelineBarrier", reinterpret_cast<PFN_vkVoidFunction*>(&f->cmdPipelineBarrier)},
       {"vkCmdFillBuffer", reinterpret_cast<PFN_vkVoidFunction*>(&f->cmdFillBuffer)},
+      {"vkCmdWriteTimestamp", reinterpret_cast<PFN_vkVoidFunction*>(&f->cmdWriteTimestamp)},
   };
   for (const Entry& e : entries) {
     *e.slot = gdpa(device, e.name);
@@ -253,19 +255,37 @@ VksortResult checkSupport(const DeviceInfo& info) {
 // Tuning: the kernels' shape for a device, as specialization constants.
 // ---------------------------------------------------------------------------
 struct Shape {
+  uint32_t keyWords;    // 1: 32-bit keys, 2: 64-bit keys
+  uint32_t keyKind;     // KEY_KIND_* of common.glsl: 0 unsigned, 1 signed, 2 float
+  uint32_t valueWords;  // 0: keys only, 1: 32-bit values (and argsort), 2: 64-bit values
+  bool valueIndex;      // argsort
   uint32_t subgroupSize;
   bool statusRmw;        // status ring through read-modify-write atomics only (see status_ring.glsl)
   bool pinSubgroupSize;  // pass VkPipelineShaderStageRequiredSubgroupSizeCreateInfo
   VksortTuning t;
   uint32_t tileKeys() const { return t.workgroupSize * t.keysPerThread; }
+  uint32_t keyBits() const { return 32 * keyWords; }
 };
+
+// Fills the key and value fields of a Shape from the create info.
+VksortResult chooseTypes(VksortKeyType key, VksortValueType value, Shape* s) {
+  if (uint32_t(key) > VKSORT_KEY_F64) return fail(VKSORT_ERROR_INVALID_ARGUMENT, "keyType %d is not a VksortKeyType", key);
+  if (uint32_t(value) > VKSORT_VALUE_INDEX)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "valueType %d is not a VksortValueType", value);
+  s->keyWords = key >= VKSORT_KEY_U64 ? 2 : 1;
+  s->keyKind = uint32_t(key) % 3;  // U32/U64 -> 0, I32/I64 -> 1, F32/F64 -> 2
+  s->valueWords = value == VKSORT_VALUE_64 ? 2 : value == VKSORT_VALUE_NONE ? 0 : 1;
+  s->valueIndex = value == VKSORT_VALUE_INDEX;
+  return VKSORT_SUCCESS;
+}
 
 // Shared memory of onesweep.comp, in bytes, for a shape (mirrors its shared
 // declarations: sWork, sDigitBase, sTile, sScan, sScanTotals, and the
-// look-back's sLookPrefix, sLookCount, sLookMissing).
-uint32_t onesweepSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg) {
+// look-back's sLookPrefix, sLookCount, sLookMissing). itemWords: the larger of
+// the key and value sizes in 32-bit words.
+uint32_t onesweepSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t itemWords) {
   const uint32_t subgroups = wg / sg;
-  const uint32_t tile = wg * kpt, hist = subgroups * VKSORT_RADIX;
+  const uint32_t tile = wg * kpt * itemWords, hist = subgroups * VKSORT_RADIX;
   const uint32_t words =
       (tile > hist ? tile : hist) + VKSORT_RADIX + 1 + VKSORT_RADIX + subgroups + 2 * VKSORT_RADIX + 2;
   return words * 4;
@@ -281,6 +301,7 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   // (see status_ring.glsl and the README's driver notes).
   s->statusRmw = info.props12.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
   const uint32_t sg = s->subgroupSize;
+  const uint32_t itemWords = s->keyWords > s->valueWords ? s->keyWords : s->valueWords;
   // Defaults. Up to 16 subgroups keeps the per-subgroup histograms at 16 KiB.
   // 20 keys per invocation: on the H100 a 512 x 20 tile beat 512 x 15, 256 x 15,
   // 256 x 30 and 1024 x 8 (samples/bench/results). Ring: 768 tiles x 256 digits x 8 bytes = 1.5 MiB, enough
@@ -293,7 +314,7 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   while (d.workgroupSize > maxWg) d.workgroupSize /= 2;
   d.keysPerThread = 20;
   while (d.keysPerThread > 1 &&
-         onesweepSharedBytes(d.workgroupSize, d.keysPerThread, sg) > lim.maxComputeSharedMemorySize)
+         onesweepSharedBytes(d.workgroupSize, d.keysPerThread, sg, itemWords) > lim.maxComputeSharedMemorySize)
     --d.keysPerThread;
   d.ringSlots = 768;
   d.lookback = 32;
@@ -327,15 +348,18 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   if (t.ringSlots > (1u << 16) || t.lookback > 4096)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: ringSlots %u > 65536 or lookback %u > 4096", t.ringSlots,
                 t.lookback);
-  if (onesweepSharedBytes(t.workgroupSize, t.keysPerThread, sg) > lim.maxComputeSharedMemorySize)
+  if (onesweepSharedBytes(t.workgroupSize, t.keysPerThread, sg, itemWords) > lim.maxComputeSharedMemorySize)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                 "tuning: a tile of %u x %u keys needs %u bytes of shared memory; the device has %u", t.workgroupSize,
-                t.keysPerThread, onesweepSharedBytes(t.workgroupSize, t.keysPerThread, sg),
+                t.keysPerThread, onesweepSharedBytes(t.workgroupSize, t.keysPerThread, sg, itemWords),
                 lim.maxComputeSharedMemorySize);
   if (t.histogramWorkgroups < 64 || t.histogramWorkgroups > lim.maxComputeWorkGroupCount[0])
     return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: histogramWorkgroups %u out of range", t.histogramWorkgroups);
   return VKSORT_SUCCESS;
 }
+
+VkDeviceSize keyBytes(const Shape& s) { return 4 * s.keyWords; }
+VkDeviceSize valueBytes(const Shape& s) { return 4 * s.valueWords; }
 
 VkDeviceSize tempBytes(const Shape& s) {
   return VKSORT_TEMP_RING_OFFSET + VkDeviceSize(s.t.ringSlots) * VKSORT_RADIX * sizeof(uint64_t);
@@ -515,6 +539,7 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
                 missing.text);
 
   Shape shape;
+  if ((r = chooseTypes(ci->keyType, ci->valueType, &shape)) != VKSORT_SUCCESS) return r;
   if ((r = chooseShape(info, ci->pTuning, &shape)) != VKSORT_SUCCESS) return r;
 
   void* mem = ci->pAllocationCallbacks
@@ -533,6 +558,17 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
 
   PFN_vkGetDeviceProcAddr gdpa = ci->pfnGetDeviceProcAddr ? ci->pfnGetDeviceProcAddr : ifn.getDeviceProcAddr;
   r = loadDeviceFunctions(ci->device, gdpa, &s->fn);
+  if (r == VKSORT_SUCCESS && ci->debugLabels) {
+    PFN_vkGetInstanceProcAddr gipa = ci->pfnGetInstanceProcAddr;
+    s->fn.cmdBeginDebugUtilsLabel =
+        reinterpret_cast<PFN_vkCmdBeginDebugUtilsLabelEXT>(gipa(ci->instance, "vkCmdBeginDebugUtilsLabelEXT"));
+    s->fn.cmdEndDebugUtilsLabel =
+        reinterpret_cast<PFN_vkCmdEndDebugUtilsLabelEXT>(gipa(ci->instance, "vkCmdEndDebugUtilsLabelEXT"));
+    if (!s->fn.cmdBeginDebugUtilsLabel || !s->fn.cmdEndDebugUtilsLabel)
+      r = fail(VKSORT_ERROR_INVALID_ARGUMENT,
+               "debugLabels is set but vkCmdBeginDebugUtilsLabelEXT was not found: enable VK_EXT_debug_utils on the "
+               "instance");
+  }
   if (r == VKSORT_SUCCESS) {
     VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(VksortPush)};
     VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -542,17 +578,20 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
     if (vr != VK_SUCCESS) r = fail(VKSORT_ERROR_VULKAN, "vkCreatePipelineLayout failed: VkResult %d", vr);
   }
   if (r == VKSORT_SUCCESS) {
-    const uint32_t hc[] = {kHistogramWorkgroupSize, shape.subgroupSize};
-    r = createPipeline(s, ci->pipelineCache, vksort_histogram_spv, sizeof vksort_histogram_spv, hc, 2, "histogram",
+    const uint32_t hc[] = {kHistogramWorkgroupSize, shape.subgroupSize, shape.keyWords, shape.keyKind};
+    r = createPipeline(s, ci->pipelineCache, vksort_histogram_spv, sizeof vksort_histogram_spv, hc, 4, "histogram",
                        &s->histogram);
   }
   if (r == VKSORT_SUCCESS) {
     const VksortTuning& t = shape.t;
     uint32_t tailBits = 0;
     while ((1u << tailBits) < t.tailGroup) ++tailBits;
-    const uint32_t oc[] = {t.workgroupSize, shape.subgroupSize,        t.keysPerThread, t.ringSlots,        t.lookback,
-                           tailBits,        shape.statusRmw ? 1u : 0u, t.spinBudget,    t.faultPublishDelay};
-    r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 9, "onesweep",
+    const uint32_t oc[] = {t.workgroupSize,    shape.subgroupSize, t.keysPerThread,
+                           t.ringSlots,        t.lookback,         tailBits,
+                           shape.statusRmw,    t.spinBudget,       t.faultPublishDelay,
+                           shape.keyWords,     shape.keyKind,      shape.valueWords,
+                           shape.valueIndex};
+    r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 13, "onesweep",
                        &s->onesweep);
   }
   if (r != VKSORT_SUCCESS) {
@@ -588,38 +627,109 @@ VksortResult vksortGetMemoryRequirements(VksortSorter s, uint32_t maxCount, Vkso
   if (maxCount > VKSORT_MAX_COUNT)
     return fail(VKSORT_ERROR_COUNT_TOO_LARGE, "maxCount %u is larger than VKSORT_MAX_COUNT (%u)", maxCount,
                 VKSORT_MAX_COUNT);
+  const Shape& shape = s->shape;
   const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
-  req->keysSize = VkDeviceSize(maxCount) * kKeyBytes;
-  req->keysAlignment = kKeysAlignment;
+  *req = VksortMemoryRequirements{};
+  req->keysSize = VkDeviceSize(maxCount) * keyBytes(shape);
+  req->keysAlignment = keyBytes(shape);
   req->keysUsage = storage;
   req->altSize = req->keysSize;
-  req->altAlignment = kKeysAlignment;
+  req->altAlignment = req->keysAlignment;
   req->altUsage = storage;
-  req->tempSize = tempBytes(s->shape);
+  if (shape.valueWords) {
+    req->valuesSize = VkDeviceSize(maxCount) * valueBytes(shape);
+    req->valuesAlignment = valueBytes(shape);
+    req->valuesUsage = storage;
+  }
+  req->tempSize = tempBytes(shape);
   req->tempAlignment = kTempAlignment;
   req->tempUsage = storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   return VKSORT_SUCCESS;
 }
+
+namespace {
+
+// A VK_EXT_debug_utils label around a group of commands, when enabled.
+struct Label {
+  const VksortSorter s;
+  VkCommandBuffer cmd;
+  Label(const VksortSorter sorter, VkCommandBuffer c, const char* fmt, ...) : s(sorter), cmd(c) {
+    if (!s->fn.cmdBeginDebugUtilsLabel) return;
+    char name[64];
+    va_list args;
+    va_start(args, fmt);
+    std::vsnprintf(name, sizeof name, fmt, args);
+    va_end(args);
+    VkDebugUtilsLabelEXT label{VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT};
+    label.pLabelName = name;
+    s->fn.cmdBeginDebugUtilsLabel(cmd, &label);
+  }
+  ~Label() {
+    if (s->fn.cmdEndDebugUtilsLabel) s->fn.cmdEndDebugUtilsLabel(cmd);
+  }
+};
+
+// Checks a sort's arguments against the sorter; on success fills the bit
+// range and the number of passes.
+VksortResult checkSortInfo(const VksortSorter s, const VksortSortInfo& info, uint32_t* beginBit, uint32_t* endBit,
+                           uint32_t* passes) {
+  const Shape& shape = s->shape;
+  if (info.count > VKSORT_MAX_COUNT)
+    return fail(VKSORT_ERROR_COUNT_TOO_LARGE, "count %u is larger than VKSORT_MAX_COUNT (%u)", info.count,
+                VKSORT_MAX_COUNT);
+  *beginBit = info.beginBit;
+  *endBit = info.endBit;
+  if (*beginBit == 0 && *endBit == 0) *endBit = shape.keyBits();
+  if (*endBit > shape.keyBits() || *beginBit >= *endBit)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "bit range [%u, %u) is empty or exceeds the %u-bit key", info.beginBit,
+                info.endBit, shape.keyBits());
+  *passes = (*endBit - *beginBit + VKSORT_RADIX_BITS - 1) / VKSORT_RADIX_BITS;
+
+  const VkDeviceSize keysSize = VkDeviceSize(info.count) * keyBytes(shape);
+  VksortResult r;
+  if ((r = checkRange("keys", info.keys, keysSize, keyBytes(shape))) != VKSORT_SUCCESS) return r;
+  if ((r = checkRange("alt", info.alt, keysSize, keyBytes(shape))) != VKSORT_SUCCESS) return r;
+  if ((r = checkRange("temp", info.temp, tempBytes(shape), kTempAlignment)) != VKSORT_SUCCESS) return r;
+  const VksortBufferRange* ranges[5] = {&info.keys, &info.alt, &info.temp, nullptr, nullptr};
+  uint32_t rangeCount = 3;
+  if (shape.valueWords) {
+    const VkDeviceSize valuesSize = VkDeviceSize(info.count) * valueBytes(shape);
+    if ((r = checkRange("values", info.values, valuesSize, valueBytes(shape))) != VKSORT_SUCCESS) return r;
+    if ((r = checkRange("altValues", info.altValues, valuesSize, valueBytes(shape))) != VKSORT_SUCCESS) return r;
+    ranges[rangeCount++] = &info.values;
+    ranges[rangeCount++] = &info.altValues;
+  } else if (info.values.buffer || info.altValues.buffer) {
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT,
+                "values were given but the sorter was created for keys only (VksortCreateInfo::valueType)");
+  }
+  for (uint32_t a = 0; a < rangeCount; ++a)
+    for (uint32_t b = a + 1; b < rangeCount; ++b)
+      if (overlaps(*ranges[a], *ranges[b]))
+        return fail(VKSORT_ERROR_INVALID_ARGUMENT, "the keys, alt, temp, values and altValues ranges must not overlap");
+  if (info.countBuffer.buffer) {
+    if ((r = checkRange("countBuffer", info.countBuffer, 4, 4)) != VKSORT_SUCCESS) return r;
+    for (uint32_t a = 0; a < rangeCount; ++a)
+      if (overlaps(info.countBuffer, *ranges[a]))
+        return fail(VKSORT_ERROR_INVALID_ARGUMENT, "countBuffer must not overlap the sort's other ranges");
+  }
+  return VKSORT_SUCCESS;
+}
+
+}  // namespace
 
 VksortResult vksortRecordSort(VksortSorter s, VkCommandBuffer cmd, const VksortSortInfo* info,
                               VksortResultBuffer* pResultBuffer) {
   clearError();
   if (!s || !cmd || !info || !pResultBuffer)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT, "sorter, commandBuffer, pSortInfo and pResultBuffer must not be null");
-  if (info->count > VKSORT_MAX_COUNT)
-    return fail(VKSORT_ERROR_COUNT_TOO_LARGE, "count %u is larger than VKSORT_MAX_COUNT (%u)", info->count,
-                VKSORT_MAX_COUNT);
-  const VkDeviceSize keyBytes = VkDeviceSize(info->count) * kKeyBytes;
-  VksortResult r;
-  if ((r = checkRange("keys", info->keys, keyBytes, kKeysAlignment)) != VKSORT_SUCCESS) return r;
-  if ((r = checkRange("alt", info->alt, keyBytes, kKeysAlignment)) != VKSORT_SUCCESS) return r;
-  if ((r = checkRange("temp", info->temp, tempBytes(s->shape), kTempAlignment)) != VKSORT_SUCCESS) return r;
-  if (overlaps(info->keys, info->alt) || overlaps(info->keys, info->temp) || overlaps(info->alt, info->temp))
-    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "the keys, alt and temp ranges must not overlap");
+  uint32_t beginBit, endBit, passes;
+  VksortResult r = checkSortInfo(s, *info, &beginBit, &endBit, &passes);
+  if (r != VKSORT_SUCCESS) return r;
 
-  // Four passes move the keys keys -> alt -> keys -> alt -> keys.
-  *pResultBuffer = VKSORT_RESULT_IN_KEYS;
-  if (info->count <= 1) return VKSORT_SUCCESS;  // already sorted; nothing to record
+  // Each pass moves the data keys -> alt -> keys ...: an odd number of passes
+  // leaves it in alt.
+  *pResultBuffer = passes % 2 ? VKSORT_RESULT_IN_ALT : VKSORT_RESULT_IN_KEYS;
+  if (info->count == 0) return VKSORT_SUCCESS;  // nothing to sort, nothing to record
 
   const Shape& shape = s->shape;
   const uint32_t tile = shape.tileKeys();
@@ -633,34 +743,52 @@ VksortResult vksortRecordSort(VksortSorter s, VkCommandBuffer cmd, const VksortS
       uint32_t((uint64_t(info->count) + uint64_t(kHistogramWorkgroupSize) * kHistogramMaxLoop - 1) /
                (uint64_t(kHistogramWorkgroupSize) * kHistogramMaxLoop));
   if (histWorkgroups < minWorkgroups) histWorkgroups = minWorkgroups;
-  const VkDeviceAddress keys = addressOf(s, info->keys);
-  const VkDeviceAddress alt = addressOf(s, info->alt);
+  const VkDeviceAddress keys[2] = {addressOf(s, info->keys), addressOf(s, info->alt)};
+  VkDeviceAddress values[2] = {0, 0};
+  if (shape.valueWords) {
+    values[0] = addressOf(s, info->values);
+    values[1] = addressOf(s, info->altValues);
+  }
 
   VksortPush push{};
   push.temp = addressOf(s, info->temp);
+  push.countAddress = info->countBuffer.buffer ? addressOf(s, info->countBuffer) : 0;
   push.count = info->count;
-  push.passes = kPasses;
-
-  // The header (histograms and counters) starts at zero for every sort.
-  s->fn.cmdFillBuffer(cmd, info->temp.buffer, info->temp.offset, VKSORT_TEMP_HEADER_BYTES, 0);
-  computeBarrier(s, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-
-  push.keysIn = keys;
-  push.numTiles = numTiles < shape.t.ringSlots ? numTiles : shape.t.ringSlots;  // ring slots to clear
-  s->fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->histogram);
-  s->fn.cmdPushConstants(cmd, s->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
-  s->fn.cmdDispatch(cmd, histWorkgroups, 1, 1);
-
-  s->fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->onesweep);
   push.numTiles = numTiles;
-  for (uint32_t pass = 0; pass < kPasses; ++pass) {
+  push.passes = passes;
+  push.beginBit = beginBit;
+  push.endBit = endBit;
+  push.flags = info->descending ? VKSORT_FLAG_DESCENDING : 0u;
+  push.ringClear = numTiles < shape.t.ringSlots ? numTiles : shape.t.ringSlots;
+
+  if (info->timestampQueryPool)
+    s->fn.cmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, info->timestampQueryPool,
+                            info->firstTimestampQuery);
+  {
+    Label label(s, cmd, "vksort histogram");
+    // The header (histograms and counters) starts at zero for every sort.
+    s->fn.cmdFillBuffer(cmd, info->temp.buffer, info->temp.offset, VKSORT_TEMP_HEADER_BYTES, 0);
+    computeBarrier(s, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    push.keysIn = keys[0];
+    s->fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->histogram);
+    s->fn.cmdPushConstants(cmd, s->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+    s->fn.cmdDispatch(cmd, histWorkgroups, 1, 1);
+  }
+  s->fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->onesweep);
+  for (uint32_t pass = 0; pass < passes; ++pass) {
+    Label label(s, cmd, "vksort onesweep pass %u/%u", pass + 1, passes);
     computeBarrier(s, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
     push.pass = pass;
-    push.keysIn = pass % 2 == 0 ? keys : alt;
-    push.keysOut = pass % 2 == 0 ? alt : keys;
+    push.keysIn = keys[pass % 2];
+    push.keysOut = keys[(pass + 1) % 2];
+    push.valuesIn = values[pass % 2];
+    push.valuesOut = values[(pass + 1) % 2];
     s->fn.cmdPushConstants(cmd, s->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
     dispatchTiles(s, cmd, numTiles);
   }
+  if (info->timestampQueryPool)
+    s->fn.cmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, info->timestampQueryPool,
+                            info->firstTimestampQuery + 1);
   return VKSORT_SUCCESS;
 }
 
