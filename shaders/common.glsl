@@ -43,35 +43,28 @@ uint sortCount() {
 // keys). Kernels sort "sort bits": an unsigned pattern whose ascending order
 // is the requested order (seed 001). The first pass maps keys to sort bits as
 // it loads them, the passes in between move sort bits, and the last pass maps
-// them back as it stores them.
+// them back as it stores them. Each mapping is an XOR chosen by the top bit:
 //   signed:   flip the sign bit;
 //   float:    negative (sign set): flip every bit; else flip the sign bit. This
 //             is IEEE-754 totalOrder: -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN;
 //   descending: then flip every bit, which reverses the order and keeps equal
 //             keys equal, so the sort stays stable.
+// The dispatcher folds these into pc.loadXor and pc.storeXor per pass.
 // ---------------------------------------------------------------------------
 const uint KEY_KIND_UNSIGNED = 0;
 const uint KEY_KIND_SIGNED = 1;
 const uint KEY_KIND_FLOAT = 2;
 
-const uvec2 KEY_SIGN = KEY_WORDS == 1 ? uvec2(0x80000000u, 0u) : uvec2(0u, 0x80000000u);
-const uvec2 KEY_ALL = KEY_WORDS == 1 ? uvec2(~0u, 0u) : uvec2(~0u, ~0u);
-
-bool keyNegative(uvec2 k) { return ((KEY_WORDS == 1 ? k.x : k.y) & 0x80000000u) != 0u; }
-bool descending() { return (pc.flags & VKSORT_FLAG_DESCENDING) != 0u; }
+bool keyTopBit(uvec2 k) { return ((KEY_WORDS == 1 ? k.x : k.y) & 0x80000000u) != 0u; }
 
 uvec2 toSortBits(uvec2 k) {
-  if (KEY_KIND == KEY_KIND_SIGNED) k ^= KEY_SIGN;
-  if (KEY_KIND == KEY_KIND_FLOAT) k ^= keyNegative(k) ? KEY_ALL : KEY_SIGN;
-  if (descending()) k ^= KEY_ALL;
-  return k;
+  if (KEY_KIND == KEY_KIND_FLOAT && keyTopBit(k)) return k ^ uvec2(pc.loadXor[0], pc.loadXor[1]);
+  return k ^ uvec2(pc.loadXor[2], pc.loadXor[3]);
 }
 
 uvec2 fromSortBits(uvec2 k) {
-  if (descending()) k ^= KEY_ALL;
-  if (KEY_KIND == KEY_KIND_SIGNED) k ^= KEY_SIGN;
-  if (KEY_KIND == KEY_KIND_FLOAT) k ^= keyNegative(k) ? KEY_SIGN : KEY_ALL;
-  return k;
+  if (KEY_KIND == KEY_KIND_FLOAT && keyTopBit(k)) return k ^ uvec2(pc.storeXor[0], pc.storeXor[1]);
+  return k ^ uvec2(pc.storeXor[2], pc.storeXor[3]);
 }
 
 uvec2 loadKeyWords(uint64_t base, uint i) {

@@ -43,8 +43,7 @@ const uint TILE = WG_SIZE * KEYS_PER_THREAD;
 
 // The key at `index` of this pass's input, as sort bits (pass 0 maps them).
 uvec2 loadKey(uint pass, uint index) {
-  const uvec2 k = loadKeyWords(pc.keysIn, index);
-  return pass == 0u ? toSortBits(k) : k;
+  return toSortBits(loadKeyWords(pc.keysIn, index));  // pc.loadXor is zero after pass 0
 }
 uint loadKeyDigit(uint pass, uint index) { return digitOf(loadKey(pass, index), pass); }
 
@@ -82,25 +81,33 @@ void main() {
   barrierAll();
   const uint tile = sTile;
   const uint tileStart = tile * TILE;
-  if (tileStart >= count) return;
+  if (tileStart >= count) return;  // past an indirect count (uniform: tile is shared)
   const uint tileCount = min(TILE, count - tileStart);
 
   // Keys are read in subgroup-contiguous runs: key i of this invocation is
   // tile element sgBase + i * SG_SIZE + lane. Ranking in that order keeps
   // the sort stable.
   const uint sgBase = sg * SG_KEYS;
-  uvec2 keys[KEYS_PER_THREAD];
-  uvec2 values[KEYS_PER_THREAD];
+  // Low and high words in separate arrays, so that 32-bit keys and values
+  // cost one register each (the high words are dead code then).
+  uint keysLo[KEYS_PER_THREAD], keysHi[KEYS_PER_THREAD];
+  uint valuesLo[KEYS_PER_THREAD], valuesHi[KEYS_PER_THREAD];
   for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     const uint idx = sgBase + i * SG_SIZE + lane;
-    const bool valid = idx < tileCount;
-    keys[i] = valid ? loadKey(pass, tileStart + idx) : uvec2(0u);
-    if (VALUE_INDEX && pass == 0u)
-      values[i] = uvec2(tileStart + idx, 0u);
-    else if (VALUE_WORDS == 1)
-      values[i] = uvec2(valid ? U32Buf(pc.valuesIn).v[tileStart + idx] : 0u, 0u);
-    else if (VALUE_WORDS == 2)
-      values[i] = valid ? U32x2Buf(pc.valuesIn).v[tileStart + idx] : uvec2(0u);
+    uvec2 k = uvec2(0u), v = uvec2(0u);
+    if (idx < tileCount) {
+      k = loadKey(pass, tileStart + idx);
+      if (VALUE_INDEX && pass == 0u)
+        v.x = tileStart + idx;
+      else if (VALUE_WORDS == 1)
+        v.x = U32Buf(pc.valuesIn).v[tileStart + idx];
+      else if (VALUE_WORDS == 2)
+        v = U32x2Buf(pc.valuesIn).v[tileStart + idx];
+    }
+    keysLo[i] = k.x;
+    keysHi[i] = k.y;
+    valuesLo[i] = v.x;
+    valuesHi[i] = v.y;
   }
 
   // Warp-level multisplit: the lanes holding the same digit ("peers") are
@@ -111,7 +118,7 @@ void main() {
   uint offs[KEYS_PER_THREAD];
   for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     const bool valid = sgBase + i * SG_SIZE + lane < tileCount;
-    const uint d = digitOf(keys[i], pass);
+    const uint d = digitOf(uvec2(keysLo[i], keysHi[i]), pass);
     uint rank, peerCount, leader;
     if (SG_SIZE <= 32) {
       uint peers = subgroupBallot(valid).x;
@@ -164,14 +171,14 @@ void main() {
   scan256Exclusive();  // sScan: local start of each digit in the tile
 
   for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-    const uint d = digitOf(keys[i], pass);
+    const uint d = digitOf(uvec2(keysLo[i], keysHi[i]), pass);
     offs[i] += sWork[sg * VKSORT_RADIX + d] + sScan[d];
   }
   barrier();
   for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     if (sgBase + i * SG_SIZE + lane < tileCount) {
-      sWork[offs[i]] = keys[i].x;
-      if (KEY_WORDS == 2) sWork[TILE + offs[i]] = keys[i].y;
+      sWork[offs[i]] = keysLo[i];
+      if (KEY_WORDS == 2) sWork[TILE + offs[i]] = keysHi[i];
     }
   }
 
@@ -189,16 +196,15 @@ void main() {
   }
   barrierAll();
 
-  // The last pass maps sort bits back to keys.
-  const bool last = pass + 1u == pc.passes;
   uint dst[KEYS_PER_THREAD];
   for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     const uint p = tid + i * WG_SIZE;
     dst[i] = 0u;
     if (p < tileCount) {
-      uvec2 k = uvec2(sWork[p], KEY_WORDS == 2 ? sWork[TILE + p] : 0u);
+      uvec2 k = uvec2(sWork[p], 0u);
+      if (KEY_WORDS == 2) k.y = sWork[TILE + p];
       dst[i] = sDigitBase[digitOf(k, pass)] + p;
-      storeKeyWords(pc.keysOut, dst[i], last ? fromSortBits(k) : k);
+      storeKeyWords(pc.keysOut, dst[i], fromSortBits(k)  /* pc.storeXor is zero before the last pass */);
     }
   }
 
@@ -206,8 +212,8 @@ void main() {
     barrier();
     for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
       if (sgBase + i * SG_SIZE + lane < tileCount) {
-        sWork[offs[i]] = values[i].x;
-        if (VALUE_WORDS == 2) sWork[TILE + offs[i]] = values[i].y;
+        sWork[offs[i]] = valuesLo[i];
+        if (VALUE_WORDS == 2) sWork[TILE + offs[i]] = valuesHi[i];
       }
     }
     barrier();

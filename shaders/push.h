@@ -49,7 +49,7 @@
 // Flags (VksortPush::flags).
 #define VKSORT_FLAG_DESCENDING 1u
 
-// One push-constant block for both kernels (std430 in GLSL, 80 bytes).
+// One push-constant block for both kernels (std430 in GLSL, 112 bytes).
 struct VksortPush {
   VKSORT_U64 keysIn;        // device address of the keys read by this dispatch
   VKSORT_U64 keysOut;       // device address of the keys written (onesweep only)
@@ -65,6 +65,14 @@ struct VksortPush {
   VKSORT_U32 endBit;        // one past the highest bit sorted
   VKSORT_U32 flags;         // VKSORT_FLAG_*
   VKSORT_U32 ringClear;     // histogram: ring slots to clear
+  // Key mapping, XORed into each key as it is loaded (keys -> sort bits) and
+  // stored (sort bits -> keys): words 0-1 (low, high) when the key's top bit
+  // is set, words 2-3 when it is clear. Zero where a pass does not map.
+  // Computed by the dispatcher (keyMapMasks in src/vksort.cpp): as direct
+  // push-constant operands they cost no registers, where computing them in
+  // the shader cost 10-40% on the H100/H200.
+  VKSORT_U32 loadXor[4];
+  VKSORT_U32 storeXor[4];
 };
 
 #endif

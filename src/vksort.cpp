@@ -31,7 +31,7 @@ VksortResult fail(VksortResult code, const char* fmt, ...) {
 
 void clearError() { tLastError[0] = '\0'; }
 
-static_assert(sizeof(VksortPush) == 80, "push constants must match the GLSL std430 layout");
+static_assert(sizeof(VksortPush) == 112, "push constants must match the GLSL std430 layout");
 
 constexpr VkDeviceSize kTempAlignment = 16;
 constexpr uint32_t kHistogramWorkgroupSize = 256;
@@ -669,6 +669,31 @@ struct Label {
   }
 };
 
+// The XOR masks of push.h's loadXor/storeXor for a key type and order:
+// words 0-1 apply when the key's top bit is set, 2-3 when it is clear.
+void keyMapMasks(const Shape& shape, bool descending, uint32_t load[4], uint32_t store[4]) {
+  const uint64_t all = shape.keyWords == 2 ? ~uint64_t(0) : 0xffffffffu;
+  const uint64_t sign = shape.keyWords == 2 ? uint64_t(1) << 63 : uint64_t(1) << 31;
+  const uint64_t desc = descending ? all : 0;
+  uint64_t loadTop, loadClear, storeTop, storeClear;
+  if (shape.keyKind == 2) {  // float: negative -> flip all, positive -> flip the sign
+    loadTop = all ^ desc;
+    loadClear = sign ^ desc;
+    // Undo desc first; then a set top bit means the key was positive.
+    storeTop = descending ? 0 : sign;
+    storeClear = descending ? (all ^ sign) : all;
+  } else {
+    loadTop = loadClear = storeTop = storeClear = (shape.keyKind == 1 ? sign : 0) ^ desc;
+  }
+  const uint64_t l[2] = {loadTop, loadClear}, st[2] = {storeTop, storeClear};
+  for (int i = 0; i < 2; ++i) {
+    load[2 * i] = uint32_t(l[i]);
+    load[2 * i + 1] = uint32_t(l[i] >> 32);
+    store[2 * i] = uint32_t(st[i]);
+    store[2 * i + 1] = uint32_t(st[i] >> 32);
+  }
+}
+
 // Checks a sort's arguments against the sorter; on success fills the bit
 // range and the number of passes.
 VksortResult checkSortInfo(const VksortSorter s, const VksortSortInfo& info, uint32_t* beginBit, uint32_t* endBit,
@@ -760,6 +785,9 @@ VksortResult vksortRecordSort(VksortSorter s, VkCommandBuffer cmd, const VksortS
   push.endBit = endBit;
   push.flags = info->descending ? VKSORT_FLAG_DESCENDING : 0u;
   push.ringClear = numTiles < shape.t.ringSlots ? numTiles : shape.t.ringSlots;
+  uint32_t loadXor[4], storeXor[4];
+  keyMapMasks(shape, info->descending != VK_FALSE, loadXor, storeXor);
+  std::memcpy(push.loadXor, loadXor, sizeof loadXor);  // the histogram maps like pass 0
 
   if (info->timestampQueryPool)
     s->fn.cmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, info->timestampQueryPool,
@@ -783,6 +811,12 @@ VksortResult vksortRecordSort(VksortSorter s, VkCommandBuffer cmd, const VksortS
     push.keysOut = keys[(pass + 1) % 2];
     push.valuesIn = values[pass % 2];
     push.valuesOut = values[(pass + 1) % 2];
+    // Keys become sort bits as pass 0 loads them and keys again as the last
+    // pass stores them.
+    for (int i = 0; i < 4; ++i) {
+      push.loadXor[i] = pass == 0 ? loadXor[i] : 0;
+      push.storeXor[i] = pass + 1 == passes ? storeXor[i] : 0;
+    }
     s->fn.cmdPushConstants(cmd, s->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
     dispatchTiles(s, cmd, numTiles);
   }

@@ -4,60 +4,15 @@
 // fails it. Every GPU wait has a timeout: a hang is a failure, not a stall.
 //
 // The seed is logged; set VKSORT_TEST_SEED to replay a run.
-#define DOCTEST_CONFIG_IMPLEMENT
-#include <doctest/doctest.h>
-#include <vksort/vksort.h>
-
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
-#include "vk_context.h"
+#include "harness.h"
 
 namespace {
-
-constexpr uint64_t kTimeoutNs = 120ull * 1000 * 1000 * 1000;
-constexpr VkDeviceSize kGuard = 256;  // canary bytes before and after every range
-constexpr uint8_t kCanary = 0xA5;
-
-VkContext* gCtx = nullptr;
-uint64_t gSeed = 0;
-
-[[noreturn]] void fatal(const std::string& what) {
-  std::fprintf(stderr, "FATAL: %s\n", what.c_str());
-  std::fflush(stderr);
-  std::_Exit(2);  // a hung device cannot be torn down safely
-}
-
-void requireNoValidationMessages() {
-  for (const std::string& m : gCtx->takeValidationMessages()) FAIL_CHECK("validation: " << m);
-}
-
-struct SorterHolder {
-  VksortSorter sorter = nullptr;
-  explicit SorterHolder(const VksortTuning* tuning = nullptr) {
-    VksortCreateInfo ci{};
-    ci.instance = gCtx->instance;
-    ci.physicalDevice = gCtx->physicalDevice;
-    ci.device = gCtx->device;
-    ci.pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
-    ci.pDeviceCreateInfo = &gCtx->deviceCreateInfo;
-    ci.pTuning = tuning;
-    VksortResult r = vksortCreateSorter(&ci, &sorter);
-    if (r != VKSORT_SUCCESS) fatal(std::string("vksortCreateSorter: ") + vksortGetLastError());
-  }
-  ~SorterHolder() { vksortDestroySorter(sorter); }
-  uint32_t tile() const {
-    VksortTuning t;
-    vksortGetTuning(sorter, &t);
-    return t.workgroupSize * t.keysPerThread;
-  }
-};
 
 enum class Dist { Uniform, AllEqual, FewUnique, Sorted, Reversed, HighByte };
 const char* distName(Dist d) {
@@ -90,27 +45,6 @@ std::vector<uint32_t> makeKeys(uint32_t n, Dist dist, std::mt19937_64& rng) {
   return k;
 }
 
-// One buffer holding [guard | range | guard], host-visible so canaries can be
-// checked, plus TRANSFER usage for uploads.
-struct GuardedRange {
-  GpuBuffer buf;
-  VkDeviceSize size = 0;
-  GuardedRange(VkDeviceSize rangeSize, VkBufferUsageFlags usage) : size(rangeSize) {
-    buf = gCtx->createBuffer(rangeSize + 2 * kGuard,
-                             usage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
-    std::memset(buf.mapped, kCanary, size_t(rangeSize + 2 * kGuard));
-  }
-  ~GuardedRange() { gCtx->destroyBuffer(buf); }
-  VksortBufferRange range() const { return {buf.buffer, kGuard, size}; }
-  uint32_t* data() const { return reinterpret_cast<uint32_t*>(static_cast<uint8_t*>(buf.mapped) + kGuard); }
-  bool guardsIntact() const {
-    const uint8_t* p = static_cast<const uint8_t*>(buf.mapped);
-    for (VkDeviceSize i = 0; i < kGuard; ++i)
-      if (p[i] != kCanary || p[kGuard + size + i] != kCanary) return false;
-    return true;
-  }
-};
-
 // Sorts `keys` on the GPU with `sorter` and checks the result against
 // std::stable_sort, the guard bands and the validation layer.
 void checkSort(const SorterHolder& s, const std::vector<uint32_t>& keys, const char* label) {
@@ -129,11 +63,8 @@ void checkSort(const SorterHolder& s, const std::vector<uint32_t>& keys, const c
   VkCommandBuffer cmd = gCtx->beginCommands();
   VksortResultBuffer where;
   REQUIRE_MESSAGE(vksortRecordSort(s.sorter, cmd, &si, &where) == VKSORT_SUCCESS, vksortGetLastError());
-  VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0,
-                       nullptr);
-  std::string error;
-  if (!gCtx->submitAndWait(cmd, kTimeoutNs, &error)) fatal(error + " (" + label + ", N = " + std::to_string(n) + ")");
+  barrierToHost(cmd);
+  submitOrDie(cmd, std::string(label) + ", N = " + std::to_string(n));
 
   std::vector<uint32_t> expected = keys;
   std::stable_sort(expected.begin(), expected.end());
@@ -150,8 +81,6 @@ void checkSort(const SorterHolder& s, const std::vector<uint32_t>& keys, const c
   CHECK_MESSAGE(tb.guardsIntact(), "write outside the temp range");
   requireNoValidationMessages();
 }
-
-std::mt19937_64 caseRng(uint64_t salt) { return std::mt19937_64(gSeed ^ (salt * 0x9e3779b97f4a7c15ull)); }
 
 }  // namespace
 
@@ -291,7 +220,7 @@ TEST_CASE("bad input returns an error with a message and records nothing") {
     INFO(b.what);
     CHECK(vksortRecordSort(s.sorter, cmd, &b.info, &where) == b.expect);
     CHECK(std::strlen(vksortGetLastError()) > 0);
-    MESSAGE(b.what << " -> " << vksortResultName(b.expect) << ": " << vksortGetLastError());
+    MESSAGE((std::string(b.what) + " -> " + vksortResultName(b.expect) + ": " + vksortGetLastError()));
   }
   VksortResultBuffer where;
   CHECK(vksortRecordSort(nullptr, cmd, &good, &where) == VKSORT_ERROR_INVALID_ARGUMENT);
@@ -345,34 +274,4 @@ TEST_CASE("creation fails clearly without the required features, and with bad tu
   CHECK(sorter == nullptr);
   CHECK(vksortCheckDeviceSupport(gCtx->instance, gCtx->physicalDevice, vkGetInstanceProcAddr) == VKSORT_SUCCESS);
   requireNoValidationMessages();
-}
-
-int main(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i)  // listing cases (ctest discovery) needs no device
-    if (std::strncmp(argv[i], "--list", 6) == 0) {
-      doctest::Context dt(argc, argv);
-      return dt.run();
-    }
-  const char* seedEnv = std::getenv("VKSORT_TEST_SEED");
-  gSeed = seedEnv ? std::strtoull(seedEnv, nullptr, 0) : std::random_device{}() * 0x100000001ull;
-  std::printf("vksort tests: seed %llu (replay with VKSORT_TEST_SEED=%llu)\n", (unsigned long long)gSeed,
-              (unsigned long long)gSeed);
-
-  VkContextOptions options;
-  options.validation = true;
-  options.syncValidation = true;
-  if (const char* dev = std::getenv("VKSORT_DEVICE")) options.deviceIndex = std::atoi(dev);
-  auto ctx = std::make_unique<VkContext>();
-  std::string error;
-  if (!ctx->init(options, &error)) fatal(error);
-  std::printf("device: %s (%s)\n", ctx->deviceName().c_str(), ctx->driverDescription().c_str());
-  gCtx = ctx.get();
-
-  doctest::Context dt;
-  dt.applyCommandLine(argc, argv);
-  const int rc = dt.run();
-  for (const std::string& m : ctx->takeValidationMessages())
-    std::fprintf(stderr, "validation at teardown: %s\n", m.c_str());
-  gCtx = nullptr;
-  return rc;
 }

@@ -1,0 +1,53 @@
+// Shared by the vksort test files: the device (with validation), fixtures
+// that create sorters and guarded buffers, and submission with a timeout.
+#pragma once
+
+#include <doctest/doctest.h>
+#include <vksort/vksort.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+
+#include "vk_context.h"
+
+constexpr uint64_t kTimeoutNs = 120ull * 1000 * 1000 * 1000;
+constexpr VkDeviceSize kGuard = 256;  // canary bytes before and after every range
+constexpr uint8_t kCanary = 0xA5;
+
+extern VkContext* gCtx;
+extern uint64_t gSeed;
+
+[[noreturn]] void fatal(const std::string& what);
+void requireNoValidationMessages();
+// A generator for one test case, derived from the logged seed.
+std::mt19937_64 caseRng(uint64_t salt);
+// Ends, submits and waits on cmd; a timeout or error ends the test run.
+void submitOrDie(VkCommandBuffer cmd, const std::string& label);
+// A barrier from the sort's writes to host reads.
+void barrierToHost(VkCommandBuffer cmd);
+
+struct SorterHolder {
+  VksortSorter sorter = nullptr;
+  explicit SorterHolder(const VksortTuning* tuning = nullptr, VksortKeyType key = VKSORT_KEY_U32,
+                        VksortValueType value = VKSORT_VALUE_NONE);
+  ~SorterHolder() { vksortDestroySorter(sorter); }
+  SorterHolder(const SorterHolder&) = delete;
+  SorterHolder& operator=(const SorterHolder&) = delete;
+  uint32_t tile() const;
+};
+
+// One host-visible buffer holding [guard | range | guard], so canaries can be
+// checked, plus TRANSFER usage for uploads.
+struct GuardedRange {
+  GpuBuffer buf;
+  VkDeviceSize size = 0;
+  GuardedRange(VkDeviceSize rangeSize, VkBufferUsageFlags usage);
+  ~GuardedRange() { gCtx->destroyBuffer(buf); }
+  GuardedRange(const GuardedRange&) = delete;
+  GuardedRange& operator=(const GuardedRange&) = delete;
+  VksortBufferRange range() const { return {buf.buffer, kGuard, size}; }
+  void* bytes() const { return static_cast<uint8_t*>(buf.mapped) + kGuard; }
+  uint32_t* data() const { return static_cast<uint32_t*>(bytes()); }
+  bool guardsIntact() const;
+};
