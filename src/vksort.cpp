@@ -269,7 +269,8 @@ struct Shape {
 
 // Fills the key and value fields of a Shape from the create info.
 VksortResult chooseTypes(VksortKeyType key, VksortValueType value, Shape* s) {
-  if (uint32_t(key) > VKSORT_KEY_F64) return fail(VKSORT_ERROR_INVALID_ARGUMENT, "keyType %d is not a VksortKeyType", key);
+  if (uint32_t(key) > VKSORT_KEY_F64)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "keyType %d is not a VksortKeyType", key);
   if (uint32_t(value) > VKSORT_VALUE_INDEX)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT, "valueType %d is not a VksortValueType", value);
   s->keyWords = key >= VKSORT_KEY_U64 ? 2 : 1;
@@ -586,11 +587,9 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
     const VksortTuning& t = shape.t;
     uint32_t tailBits = 0;
     while ((1u << tailBits) < t.tailGroup) ++tailBits;
-    const uint32_t oc[] = {t.workgroupSize,    shape.subgroupSize, t.keysPerThread,
-                           t.ringSlots,        t.lookback,         tailBits,
-                           shape.statusRmw,    t.spinBudget,       t.faultPublishDelay,
-                           shape.keyWords,     shape.keyKind,      shape.valueWords,
-                           shape.valueIndex};
+    const uint32_t oc[] = {t.workgroupSize, shape.subgroupSize, t.keysPerThread, t.ringSlots,         t.lookback,
+                           tailBits,        shape.statusRmw,    t.spinBudget,    t.faultPublishDelay, shape.keyWords,
+                           shape.keyKind,   shape.valueWords,   shape.valueIndex};
     r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 13, "onesweep",
                        &s->onesweep);
   }
