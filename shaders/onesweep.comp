@@ -36,14 +36,28 @@ layout(constant_id = 9) const uint KEY_WORDS = 1;    // 1: 32-bit keys, 2: 64-bi
 layout(constant_id = 10) const uint KEY_KIND = 0;    // KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
 layout(constant_id = 11) const uint VALUE_WORDS = 0; // 0: keys only, 1: 32-bit values, 2: 64-bit values
 layout(constant_id = 12) const bool VALUE_INDEX = false;  // argsort: pass 0 makes value = input index
+// The small-N path: one workgroup sorts all keys (count <= one tile), every
+// pass in one dispatch, ping-ponging through the caller's buffers with a
+// workgroup barrier between passes. No histogram kernel, no status ring.
+layout(constant_id = 13) const bool SINGLE_TILE = false;
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 
 const uint TILE = WG_SIZE * KEYS_PER_THREAD;
 
-// The key at `index` of this pass's input, as sort bits (pass 0 maps them).
+// This pass's input and output: the push constants name them, except in
+// SINGLE_TILE mode, where pass p reads buffer p % 2 (keys, alt) and writes the
+// other one.
+uint64_t keysIn(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.keysOut : pc.keysIn; }
+uint64_t keysOut(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.keysIn : pc.keysOut; }
+uint64_t valuesIn(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.valuesOut : pc.valuesIn; }
+uint64_t valuesOut(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.valuesIn : pc.valuesOut; }
+
+// The key at `index` of this pass's input, as sort bits (pass 0 maps them:
+// pc.loadXor is zero in later dispatches; SINGLE_TILE checks the pass).
 uvec2 loadKey(uint pass, uint index) {
-  return toSortBits(loadKeyWords(pc.keysIn, index));  // pc.loadXor is zero after pass 0
+  const uvec2 k = loadKeyWords(keysIn(pass), index);
+  return SINGLE_TILE && pass != 0u ? k : toSortBits(k);
 }
 uint loadKeyDigit(uint pass, uint index) { return digitOf(loadKey(pass, index), pass); }
 
@@ -62,14 +76,15 @@ shared uint sWork[WORK_WORDS];
 shared uint sDigitBase[VKSORT_RADIX];
 shared uint sTile;
 
-void main() {
+void sortTile(uint pass) {
   const uint tid = gl_LocalInvocationIndex;
   const uint lane = gl_SubgroupInvocationID;
   const uint sg = gl_SubgroupID;
-  const uint pass = pc.pass;
   const uint count = sortCount();
 
-  if (tid == 0) {
+  if (SINGLE_TILE) {
+    if (tid == 0) sTile = 0u;
+  } else if (tid == 0) {
     const uint t = atomicAdd(counters().v[VKSORT_CTR_TILE(pass)], 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
                              gl_SemanticsRelaxed);
     // With an indirect count, workgroups past the last tile leave at once.
@@ -100,9 +115,9 @@ void main() {
       if (VALUE_INDEX && pass == 0u)
         v.x = tileStart + idx;
       else if (VALUE_WORDS == 1)
-        v.x = U32Buf(pc.valuesIn).v[tileStart + idx];
+        v.x = U32Buf(valuesIn(pass)).v[tileStart + idx];
       else if (VALUE_WORDS == 2)
-        v = U32x2Buf(pc.valuesIn).v[tileStart + idx];
+        v = U32x2Buf(valuesIn(pass)).v[tileStart + idx];
     }
     keysLo[i] = k.x;
     keysHi[i] = k.y;
@@ -162,7 +177,9 @@ void main() {
     }
     sScan[d] = sum;
     sDigitBase[d] = sum;
-    if (tile == 0u)
+    if (SINGLE_TILE)
+      ;  // nobody looks back
+    else if (tile == 0u)
       publishStatus(pass, tile, d, globalStart.v[pass * VKSORT_RADIX + d] + sum, true);
     else
       publishStatus(pass, tile, d, sum, false);
@@ -182,11 +199,13 @@ void main() {
     }
   }
 
-  if (tile != 0u) lookBack(pass, tile, globalStart);
+  if (!SINGLE_TILE && tile != 0u) lookBack(pass, tile, globalStart);
   injectDelay(tile);
   for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) {
     uint prefix;
-    if (tile == 0u) {
+    if (SINGLE_TILE) {
+      prefix = sScan[d];  // the only tile: local starts are global starts
+    } else if (tile == 0u) {
       prefix = globalStart.v[pass * VKSORT_RADIX + d];
     } else {
       prefix = sLookPrefix[d];
@@ -204,7 +223,8 @@ void main() {
       uvec2 k = uvec2(sWork[p], 0u);
       if (KEY_WORDS == 2) k.y = sWork[TILE + p];
       dst[i] = sDigitBase[digitOf(k, pass)] + p;
-      storeKeyWords(pc.keysOut, dst[i], fromSortBits(k)  /* pc.storeXor is zero before the last pass */);
+      // pc.storeXor is zero before the last dispatch; SINGLE_TILE checks the pass.
+      storeKeyWords(keysOut(pass), dst[i], SINGLE_TILE && pass + 1u != pc.passes ? k : fromSortBits(k));
     }
   }
 
@@ -221,11 +241,22 @@ void main() {
       const uint p = tid + i * WG_SIZE;
       if (p < tileCount) {
         if (VALUE_WORDS == 1)
-          U32Buf(pc.valuesOut).v[dst[i]] = sWork[p];
+          U32Buf(valuesOut(pass)).v[dst[i]] = sWork[p];
         else
-          U32x2Buf(pc.valuesOut).v[dst[i]] = uvec2(sWork[p], sWork[TILE + p]);
+          U32x2Buf(valuesOut(pass)).v[dst[i]] = uvec2(sWork[p], sWork[TILE + p]);
       }
     }
   }
-  if (tid == 0) retireTile(pass, tile);
+  if (!SINGLE_TILE && tid == 0) retireTile(pass, tile);
+}
+
+void main() {
+  if (!SINGLE_TILE) {
+    sortTile(pc.pass);
+    return;
+  }
+  for (uint pass = 0; pass < pc.passes; ++pass) {
+    sortTile(pass);
+    barrierAll();  // this pass's writes are the next pass's reads
+  }
 }

@@ -378,6 +378,7 @@ struct VksortSorter_T {
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkPipeline histogram = VK_NULL_HANDLE;
   VkPipeline onesweep = VK_NULL_HANDLE;
+  VkPipeline singleTile = VK_NULL_HANDLE;  // onesweep.comp with SINGLE_TILE: the small-N path
 };
 
 namespace {
@@ -385,6 +386,7 @@ namespace {
 void destroyObjects(VksortSorter s) {
   if (s->histogram) s->fn.destroyPipeline(s->device, s->histogram, s->allocator);
   if (s->onesweep) s->fn.destroyPipeline(s->device, s->onesweep, s->allocator);
+  if (s->singleTile) s->fn.destroyPipeline(s->device, s->singleTile, s->allocator);
   if (s->layout) s->fn.destroyPipelineLayout(s->device, s->layout, s->allocator);
 }
 
@@ -587,11 +589,19 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
     const VksortTuning& t = shape.t;
     uint32_t tailBits = 0;
     while ((1u << tailBits) < t.tailGroup) ++tailBits;
-    const uint32_t oc[] = {t.workgroupSize, shape.subgroupSize, t.keysPerThread, t.ringSlots,         t.lookback,
-                           tailBits,        shape.statusRmw,    t.spinBudget,    t.faultPublishDelay, shape.keyWords,
-                           shape.keyKind,   shape.valueWords,   shape.valueIndex};
-    r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 13, "onesweep",
+    uint32_t oc[] = {t.workgroupSize,     shape.subgroupSize,
+                     t.keysPerThread,     t.ringSlots,
+                     t.lookback,          tailBits,
+                     shape.statusRmw,     t.spinBudget,
+                     t.faultPublishDelay, shape.keyWords,
+                     shape.keyKind,       shape.valueWords,
+                     shape.valueIndex,    0};
+    r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 14, "onesweep",
                        &s->onesweep);
+    oc[13] = 1;  // SINGLE_TILE
+    if (r == VKSORT_SUCCESS)
+      r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 14,
+                         "onesweep (single tile)", &s->singleTile);
   }
   if (r != VKSORT_SUCCESS) {
     vksortDestroySorter(s);
@@ -693,6 +703,42 @@ void keyMapMasks(const Shape& shape, bool descending, uint32_t load[4], uint32_t
   }
 }
 
+// The Onesweep path: clear the temp header, the histogram kernel, then one
+// reorder dispatch per pass.
+void recordMultiTile(const VksortSorter s, VkCommandBuffer cmd, VksortPush push, const VkDeviceAddress keys[2],
+                     const VkDeviceAddress values[2], const uint32_t loadXor[4], const uint32_t storeXor[4],
+                     uint32_t numTiles, uint32_t histWorkgroups, const VksortBufferRange& temp) {
+  {
+    Label label(s, cmd, "vksort histogram");
+    // The header (histograms and counters) starts at zero for every sort.
+    s->fn.cmdFillBuffer(cmd, temp.buffer, temp.offset, VKSORT_TEMP_HEADER_BYTES, 0);
+    computeBarrier(s, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    push.keysIn = keys[0];
+    s->fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->histogram);
+    s->fn.cmdPushConstants(cmd, s->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+    s->fn.cmdDispatch(cmd, histWorkgroups, 1, 1);
+  }
+  s->fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->onesweep);
+  const uint32_t passes = push.passes;
+  for (uint32_t pass = 0; pass < passes; ++pass) {
+    Label label(s, cmd, "vksort onesweep pass %u/%u", pass + 1, passes);
+    computeBarrier(s, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+    push.pass = pass;
+    push.keysIn = keys[pass % 2];
+    push.keysOut = keys[(pass + 1) % 2];
+    push.valuesIn = values[pass % 2];
+    push.valuesOut = values[(pass + 1) % 2];
+    // Keys become sort bits as pass 0 loads them and keys again as the last
+    // pass stores them.
+    for (int i = 0; i < 4; ++i) {
+      push.loadXor[i] = pass == 0 ? loadXor[i] : 0;
+      push.storeXor[i] = pass + 1 == passes ? storeXor[i] : 0;
+    }
+    s->fn.cmdPushConstants(cmd, s->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+    dispatchTiles(s, cmd, numTiles);
+  }
+}
+
 // Checks a sort's arguments against the sorter; on success fills the bit
 // range and the number of passes.
 VksortResult checkSortInfo(const VksortSorter s, const VksortSortInfo& info, uint32_t* beginBit, uint32_t* endBit,
@@ -791,33 +837,19 @@ VksortResult vksortRecordSort(VksortSorter s, VkCommandBuffer cmd, const VksortS
   if (info->timestampQueryPool)
     s->fn.cmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, info->timestampQueryPool,
                             info->firstTimestampQuery);
-  {
-    Label label(s, cmd, "vksort histogram");
-    // The header (histograms and counters) starts at zero for every sort.
-    s->fn.cmdFillBuffer(cmd, info->temp.buffer, info->temp.offset, VKSORT_TEMP_HEADER_BYTES, 0);
-    computeBarrier(s, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  if (numTiles == 1) {
+    // The small-N path: one workgroup, every pass, one dispatch; temp is unused.
+    Label label(s, cmd, "vksort single-tile sort, %u passes", passes);
     push.keysIn = keys[0];
-    s->fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->histogram);
+    push.keysOut = keys[1];
+    push.valuesIn = values[0];
+    push.valuesOut = values[1];
+    std::memcpy(push.storeXor, storeXor, sizeof storeXor);
+    s->fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->singleTile);
     s->fn.cmdPushConstants(cmd, s->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
-    s->fn.cmdDispatch(cmd, histWorkgroups, 1, 1);
-  }
-  s->fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->onesweep);
-  for (uint32_t pass = 0; pass < passes; ++pass) {
-    Label label(s, cmd, "vksort onesweep pass %u/%u", pass + 1, passes);
-    computeBarrier(s, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
-    push.pass = pass;
-    push.keysIn = keys[pass % 2];
-    push.keysOut = keys[(pass + 1) % 2];
-    push.valuesIn = values[pass % 2];
-    push.valuesOut = values[(pass + 1) % 2];
-    // Keys become sort bits as pass 0 loads them and keys again as the last
-    // pass stores them.
-    for (int i = 0; i < 4; ++i) {
-      push.loadXor[i] = pass == 0 ? loadXor[i] : 0;
-      push.storeXor[i] = pass + 1 == passes ? storeXor[i] : 0;
-    }
-    s->fn.cmdPushConstants(cmd, s->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
-    dispatchTiles(s, cmd, numTiles);
+    s->fn.cmdDispatch(cmd, 1, 1, 1);
+  } else {
+    recordMultiTile(s, cmd, push, keys, values, loadXor, storeXor, numTiles, histWorkgroups, info->temp);
   }
   if (info->timestampQueryPool)
     s->fn.cmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, info->timestampQueryPool,
