@@ -61,9 +61,9 @@
 //    hold scratch data; wait on the same stage before reusing them.
 //  - vksort records its own barriers between its dispatches. It uses
 //    vkCmdFillBuffer (transfer stage) on the temp range, then compute
-//    dispatches. With a timestamp query pool it writes two timestamps. It binds its own compute pipeline and push constants: after
-//    vksortRecordSort the compute pipeline binding and the push-constant
-//    contents are undefined. No descriptor sets are used or disturbed.
+//    dispatches. With a timestamp query pool it writes two timestamps. It binds its own compute pipeline and push
+//    constants: after vksortRecordSort the compute pipeline binding and the push-constant contents are undefined. No
+//    descriptor sets are used or disturbed.
 //
 // Threading: a VksortSorter is immutable after creation. Any number of threads
 // may call vksortGetMemoryRequirements and vksortRecordSort on one sorter at
@@ -142,10 +142,10 @@ typedef enum VksortKeyType {
 } VksortKeyType;
 
 typedef enum VksortValueType {
-  VKSORT_VALUE_NONE = 0,   // keys only
-  VKSORT_VALUE_32 = 1,     // 4-byte values (u32, i32, f32, an index ...), moved with their keys
-  VKSORT_VALUE_64 = 2,     // 8-byte values
-  VKSORT_VALUE_INDEX = 3   // argsort: the result values are u32 input indices; vksort generates them
+  VKSORT_VALUE_NONE = 0,  // keys only
+  VKSORT_VALUE_32 = 1,    // 4-byte values (u32, i32, f32, an index ...), moved with their keys
+  VKSORT_VALUE_64 = 2,    // 8-byte values
+  VKSORT_VALUE_INDEX = 3  // argsort: the result values are u32 input indices; vksort generates them
 } VksortValueType;
 
 // Advanced: override the kernels' shape. Zero fields mean "the tuned default

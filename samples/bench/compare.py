@@ -1,127 +1,255 @@
 #!/usr/bin/env python3
-"""Compare vksort benchmark results against the CUB baseline.
+"""Compare vksort benchmark results with the CUB baseline (and the CPU sorts).
 
-Usage: python3 compare.py vksort.jsonl cub.jsonl
+Usage:
+  python3 compare.py FILE.jsonl [FILE.jsonl ...] [--plot out.png]
+                     [--plot-key u32] [--plot-value none] [--plot-dist uniform]
 
-Both inputs are JSON lines, one object per (key, payload, n, dist) result, as
-written by the vksort benchmark and by cub_bench (--json). Rows are joined on
-(key, payload, n, dist) and printed as a markdown table. The ratio column is
-CUB time / vksort time, so > 1.00 means vksort is faster.
+Inputs are JSON lines as written by vksort_bench --json (rows with algorithm
+"vksort onesweep", and "cpu std::sort" / "cpu radix" with --cpu) and by
+cub_bench --json ("cub DeviceRadixSort"), in any number of files and any
+order. Rows are joined on (key, value, dist, N) -- and on the order and bit
+range, so descending or --bits rows never meet ascending full-key ones -- and
+printed as one markdown table per combination: both medians, both keys/s and
+the speed ratio CUB time / vksort time (> 1.00 means vksort is faster).
+Where CPU rows exist, a second table compares vksort with the faster CPU sort
+and names the GPU/CPU crossover.
 
-Python 3 standard library only.
+Rows from the earlier schema ("impl", "payload", "n") are read too.
+
+--plot draws keys/s against N (log2 axis), one line per algorithm, for one
+combination (default u32 keys, no values, uniform). It needs matplotlib; if
+that is missing the tables are still printed and the plot is skipped with a
+message.
 """
 
+import argparse
 import json
 import sys
 
-JOIN_KEYS = ("key", "payload", "n", "dist")
+VKSORT = "vksort onesweep"
+CUB = "cub DeviceRadixSort"
+CPU_PREFIX = "cpu "
+KEY_BITS = {"u32": 32, "i32": 32, "f32": 32, "u64": 64, "i64": 64, "f64": 64}
 
 
-def load(path):
-    """Return ({join_key: row}, [rows in file order]) for one JSON lines file."""
+def normalize(row, where):
+    """Map a row of either schema onto the current field names."""
+    r = dict(row)
+    if "algorithm" not in r or r.get("impl") in ("vksort", "cub"):
+        impl = r.get("impl")
+        if impl == "vksort":
+            r["algorithm"] = VKSORT
+        elif impl == "cub":
+            r["algorithm"] = CUB
+        elif "algorithm" not in r:
+            sys.exit(f"{where}: row has no 'algorithm'")
+    if "N" not in r and "n" in r:
+        r["N"] = r["n"]
+    if "value" not in r and "payload" in r:
+        r["value"] = r["payload"]
+    r.setdefault("value", "none")
+    r.setdefault("dist", "uniform")
+    r.setdefault("descending", False)
+    r.setdefault("begin_bit", 0)
+    r.setdefault("end_bit", KEY_BITS.get(r.get("key"), 32))
+    if "median_ms" not in r and "median_us" in r:
+        r["median_ms"] = r["median_us"] * 1e-3
+    missing = [k for k in ("algorithm", "key", "N", "median_ms") if k not in r]
+    if missing:
+        sys.exit(f"{where}: missing fields {missing}")
+    return r
+
+
+def load(paths):
+    """All rows of all files: {(algorithm, join key): row}, later rows win."""
     rows = {}
-    ordered = []
-    with open(path, encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as e:
-                sys.exit(f"{path}:{lineno}: invalid JSON: {e}")
-            missing = [k for k in JOIN_KEYS + ("median_ms",) if k not in row]
-            if missing:
-                sys.exit(f"{path}:{lineno}: missing keys {missing}")
-            jk = tuple(row[k] for k in JOIN_KEYS)
-            if jk in rows:
-                # Keep the last one: a re-run appended to the same file wins.
-                print(f"warning: {path}:{lineno}: duplicate row for "
-                      f"{dict(zip(JOIN_KEYS, jk))}, using the later one",
-                      file=sys.stderr)
-            rows[jk] = row
-            ordered.append(row)
-    return rows, ordered
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for lineno, line in enumerate(f, 1):
+                line = line.strip()
+                if not line:
+                    continue
+                where = f"{path}:{lineno}"
+                try:
+                    row = normalize(json.loads(line), where)
+                except json.JSONDecodeError as e:
+                    sys.exit(f"{where}: invalid JSON: {e}")
+                k = (row["algorithm"], group_key(row), row["N"])
+                if k in rows:
+                    print(f"warning: {where}: a second {row['algorithm']} row for {label(group_key(row))}, "
+                          f"N = {row['N']}; using the later one", file=sys.stderr)
+                rows[k] = row
+    return rows
 
 
-def describe(label, ordered):
-    """One line naming the device(s)/driver(s) a file was measured on."""
-    seen = []
-    for r in ordered:
-        d = (str(r.get("device", "?")), str(r.get("driver", "?")))
-        if d not in seen:
-            seen.append(d)
-    if not seen:
-        return f"- {label}: (no rows)"
-    parts = [f"device `{dev}`, driver `{drv}`" for dev, drv in seen]
-    line = f"- {label}: " + "; ".join(parts)
-    commits = sorted({str(r["commit"]) for r in ordered if "commit" in r})
-    if commits:
-        line += ", commit " + ", ".join(f"`{c}`" for c in commits)
-    return line
+def group_key(row):
+    return (row["key"], row["value"], row["dist"], bool(row["descending"]), int(row["begin_bit"]),
+            int(row["end_bit"]))
 
 
-def keys_per_s(row):
-    # Prefer the value the benchmark wrote; fall back to n / median.
+def label(g):
+    key, value, dist, desc, b, e = g
+    s = f"key={key} value={value} dist={dist}"
+    if desc:
+        s += " descending"
+    if (b, e) != (0, KEY_BITS.get(key, 32)):
+        s += f" bits=[{b},{e})"
+    return s
+
+
+def kps(row):
     v = row.get("keys_per_s")
     if v is None and row["median_ms"] > 0:
-        v = row["n"] / (row["median_ms"] * 1e-3)
+        v = row["N"] / (row["median_ms"] * 1e-3)
     return v
 
 
-def cells(row):
-    """(median µs, G keys/s) cells for one side, blank if the row is absent."""
+def us(row):
+    """Median µs, marked when the row failed its check."""
     if row is None:
-        return "", ""
-    kps = keys_per_s(row)
-    return f"{row['median_ms'] * 1e3:.1f}", ("" if kps is None else f"{kps / 1e9:.3f}")
+        return ""
+    s = f"{row['median_ms'] * 1e3:.1f}"
+    return s if row.get("verified", True) else s + " (WRONG)"
 
 
-def sort_key(jk):
-    # Sort by key, payload, n (dist only breaks ties); str() guards against
-    # mixed types so a malformed file cannot crash the sort.
-    key, payload, n, dist = jk
-    return (str(key), str(payload), n if isinstance(n, (int, float)) else float("inf"),
-            str(n), str(dist))
+def gk(row):
+    return "" if row is None or kps(row) is None else f"{kps(row) / 1e9:.3f}"
+
+
+def ratio(slow, fast):
+    """slow time / fast time, or blank."""
+    if slow is None or fast is None or fast["median_ms"] <= 0:
+        return ""
+    return f"{slow['median_ms'] / fast['median_ms']:.2f}"
+
+
+def describe(rows, algorithms):
+    out = []
+    for algo in algorithms:
+        seen = []
+        commits = set()
+        for (a, _, _), r in rows.items():
+            if a != algo:
+                continue
+            d = (str(r.get("device", "?")), str(r.get("driver", "?")))
+            if d not in seen:
+                seen.append(d)
+            if r.get("commit"):
+                commits.add(str(r["commit"]))
+        line = f"- {algo}: " + "; ".join(f"device `{dv}`, driver `{dr}`" for dv, dr in seen)
+        if commits:
+            line += ", commit " + ", ".join(f"`{c}`" for c in sorted(commits))
+        out.append(line)
+    return out
+
+
+def sort_group(g):
+    key, value, dist, desc, b, e = g
+    order = ["u32", "i32", "f32", "u64", "i64", "f64"]
+    values = ["none", "u32", "u64", "index"]
+    dists = ["uniform", "lowentropy", "morton", "presorted"]
+    idx = lambda lst, x: lst.index(x) if x in lst else len(lst)
+    return (dists.index(dist) if dist in dists else len(dists), idx(order, key), idx(values, value), str(dist),
+            str(key), str(value), desc, b, e)
+
+
+def tables(rows):
+    algorithms = sorted({a for a, _, _ in rows}, key=lambda a: (a != VKSORT, a != CUB, a))
+    lines = describe(rows, algorithms)
+    if any(r.get("verified") is False for r in rows.values()):
+        lines.append("")
+        lines.append("**Some rows failed verification (marked WRONG): their times are not results.**")
+    groups = sorted({g for _, g, _ in rows}, key=sort_group)
+    for g in groups:
+        ns = sorted({n for a, gg, n in rows if gg == g})
+        get = lambda algo, n: rows.get((algo, g, n))
+        if any(get(VKSORT, n) or get(CUB, n) for n in ns):
+            lines += ["", label(g), "",
+                      "| N | vksort median µs | vksort G keys/s | CUB median µs | CUB G keys/s "
+                      "| vksort/CUB speed ratio |",
+                      "|---:|---:|---:|---:|---:|---:|"]
+            for n in ns:
+                vk, cb = get(VKSORT, n), get(CUB, n)
+                if vk is None and cb is None:
+                    continue
+                lines.append(f"| {n} | {us(vk)} | {gk(vk)} | {us(cb)} | {gk(cb)} | {ratio(cb, vk)} |")
+        cpu_algos = sorted({a for a, gg, _ in rows if gg == g and a.startswith(CPU_PREFIX)})
+        if not cpu_algos:
+            continue
+        lines += ["", label(g) + ": vksort and the CPU (one thread)", "",
+                  "| N | vksort median µs | " + " | ".join(f"{a} median µs" for a in cpu_algos) +
+                  " | best CPU / vksort |",
+                  "|---:|---:|" + "---:|" * len(cpu_algos) + "---:|"]
+        crossover = None
+        for n in ns:
+            vk = get(VKSORT, n)
+            cpus = [get(a, n) for a in cpu_algos]
+            good = [c for c in cpus if c is not None and c.get("verified", True)]
+            best = min(good, key=lambda c: c["median_ms"]) if good else None
+            if not good:
+                continue
+            r = ratio(best, vk)
+            if vk is not None and vk.get("verified", True) and crossover is None and \
+                    vk["median_ms"] < best["median_ms"]:
+                crossover = n
+            lines.append(f"| {n} | {us(vk)} | " + " | ".join(us(c) for c in cpus) + f" | {r} |")
+        lines.append("")
+        if crossover is None:
+            lines.append("GPU/CPU crossover: vksort beat the best CPU sort at no N measured with both.")
+        else:
+            lines.append(f"GPU/CPU crossover: N = {crossover} is the smallest N where vksort beats the best "
+                         "CPU sort.")
+    return lines
+
+
+def plot(rows, path, key, value, dist):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print(f"compare.py: matplotlib is not installed, so no plot was drawn ({path}); "
+              "the tables above are complete. Install it with: python3 -m pip install matplotlib",
+              file=sys.stderr)
+        return False
+    g = (key, value, dist, False, 0, KEY_BITS.get(key, 32) if dist != "morton" else 30)
+    series = {}
+    for (algo, gg, n), r in rows.items():
+        if gg == g and r.get("verified", True) and kps(r):
+            series.setdefault(algo, []).append((n, kps(r) / 1e9))
+    if not series:
+        print(f"compare.py: no verified rows for {label(g)}: no plot drawn", file=sys.stderr)
+        return False
+    fig, ax = plt.subplots(figsize=(8, 5))
+    styles = {VKSORT: "o-", CUB: "s-"}
+    for algo in sorted(series, key=lambda a: (a != VKSORT, a != CUB, a)):
+        pts = sorted(series[algo])
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], styles.get(algo, "^--"), label=algo)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("N (keys)")
+    ax.set_ylabel("G keys/s (median)")
+    ax.set_title(label(g))
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    print(f"compare.py: plot written to {path}", file=sys.stderr)
+    return True
 
 
 def main(argv):
-    if len(argv) != 3:
-        sys.exit("usage: python3 compare.py vksort.jsonl cub.jsonl")
-    vk_rows, vk_ordered = load(argv[1])
-    cub_rows, cub_ordered = load(argv[2])
-
-    print(describe("vksort", vk_ordered))
-    print(describe("CUB", cub_ordered))
-    print()
-
-    all_keys = sorted(set(vk_rows) | set(cub_rows), key=sort_key)
-    # The N column alone is ambiguous when several key/payload/dist combinations
-    # are present, so print one table per combination, each under a heading.
-    groups = []
-    for jk in all_keys:
-        g = (jk[0], jk[1], jk[3])
-        if not groups or groups[-1][0] != g:
-            groups.append((g, []))
-        groups[-1][1].append(jk)
-
-    for gi, ((key, payload, dist), jks) in enumerate(groups):
-        if gi:
-            print()
-        print(f"key={key} payload={payload} dist={dist}")
-        print()
-        print("| N | vksort median µs | vksort G keys/s | CUB median µs | CUB G keys/s "
-              "| vksort/CUB speed ratio |")
-        print("|---:|---:|---:|---:|---:|---:|")
-        for jk in jks:
-            vk = vk_rows.get(jk)
-            cb = cub_rows.get(jk)
-            vk_us, vk_g = cells(vk)
-            cb_us, cb_g = cells(cb)
-            ratio = ""
-            if vk is not None and cb is not None and vk["median_ms"] > 0:
-                ratio = f"{cb['median_ms'] / vk['median_ms']:.2f}"
-            print(f"| {jk[2]} | {vk_us} | {vk_g} | {cb_us} | {cb_g} | {ratio} |")
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("files", nargs="+", help="JSON lines files from vksort_bench and cub_bench")
+    p.add_argument("--plot", metavar="OUT.png", help="draw keys/s vs N for one combination")
+    p.add_argument("--plot-key", default="u32")
+    p.add_argument("--plot-value", default="none")
+    p.add_argument("--plot-dist", default="uniform")
+    args = p.parse_args(argv[1:])
+    rows = load(args.files)
+    print("\n".join(tables(rows)))
+    if args.plot:
+        plot(rows, args.plot, args.plot_key, args.plot_value, args.plot_dist)
 
 
 if __name__ == "__main__":

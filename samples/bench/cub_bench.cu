@@ -1,25 +1,51 @@
 // cub_bench.cu - CUDA/CUB baseline for the vksort benchmarks.
 //
-// Times cub::DeviceRadixSort::SortKeys (DoubleBuffer overload, uint32 keys,
-// keys only, ascending, all 32 bits) and writes one JSON line per size in the
-// same schema as the vksort benchmark, so compare.py can join the two.
+// Times cub::DeviceRadixSort (DoubleBuffer overloads: SortKeys, SortPairs and
+// their Descending forms) on the same inputs as vksort_bench (bench_common.h:
+// same generator, same seeds, same order semantics), and writes one JSON line
+// per size in the same schema, so compare.py can join the two.
+//   --value none  -> SortKeys
+//   --value u32   -> SortPairs with 32-bit values, u64 -> 64-bit values
+//   --value index -> SortPairs with an iota index array as the values
+//   --dist morton -> begin_bit 0, end_bit 30 (unless --bits says otherwise)
+// Each run generates fresh keys on the device (not timed); CUDA events time
+// only the DeviceRadixSort call, with temp storage allocated beforehand; the
+// median of the timed runs is reported. The first timed run of every size is
+// verified on the host (bench::verifySort). CUB sorts -0.0 and +0.0 as equal
+// keys (in input order); the check allows for that.
 //
-// Standalone: depends only on the CUDA toolkit (CUB ships with it).
+// Depends only on the CUDA toolkit (CUB ships with it) and bench_common.h.
 //
 // Build:  nvcc -O3 -arch=sm_90 -std=c++17 -o cub_bench samples/bench/cub_bench.cu
-// Run:    ./cub_bench [--sizes 1024,65536,...] [--runs 30] [--warmup 5] [--json FILE]
+// Every key and value type is compiled in by default (a few minutes of nvcc).
+// To build only some: -DCUB_BENCH_KEY_MASK=0x9 (bit k = key k of u32, i32,
+// f32, u64, i64, f64), -DCUB_BENCH_VALUE_MASK=0x3 (bit 0 keys only, bit 1
+// 32-bit values and index, bit 2 64-bit values), -DCUB_BENCH_DESCENDING=0.
+// Run:    ./cub_bench [--sizes 1024,65536,...] [--runs 30] [--key u64] [--value u32] [--json FILE] ...
 
 #include <cuda_runtime.h>
 #include <cub/cub.cuh>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
+
+#include "bench_common.h"
+
+#ifndef CUB_BENCH_KEY_MASK
+#define CUB_BENCH_KEY_MASK 0x3F
+#endif
+#ifndef CUB_BENCH_VALUE_MASK
+#define CUB_BENCH_VALUE_MASK 0x7
+#endif
+#ifndef CUB_BENCH_DESCENDING
+#define CUB_BENCH_DESCENDING 1
+#endif
 
 // ---------------------------------------------------------------------------
 // Error handling: every CUDA call goes through CK(); any failure is fatal.
@@ -35,145 +61,263 @@
     }                                                                                                                  \
   } while (0)
 
-[[noreturn]] static void die(const char* msg, const char* arg = nullptr) {
-  if (arg)
-    std::fprintf(stderr, "cub_bench: %s%s\n", msg, arg);
-  else
-    std::fprintf(stderr, "cub_bench: %s\n", msg);
-  std::exit(2);
-}
+static const char* const kProg = "cub_bench";
 
 // ---------------------------------------------------------------------------
-// Key generation and checksums (device side).
+// Input generation (device side): bench::genKey / genValue* for every index,
+// exactly as keygen.comp does for vksort_bench. Grid-stride loop.
 // ---------------------------------------------------------------------------
-
-// SplitMix64 finalizer: a bijection on 64-bit values with good avalanche, so
-// hashing (index + seed * odd constant) gives well-mixed, uniform keys.
-__host__ __device__ inline uint64_t mix64(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xBF58476D1CE4E5B9ull;
-  x ^= x >> 27;
-  x *= 0x94D049BB133111EBull;
-  x ^= x >> 31;
-  return x;
-}
-
-// keys[i] = high 32 bits of mix64(i + seed * golden), i.e. uniform 32-bit keys
-// that are different for every seed. Grid-stride loop, so any grid size works.
-__global__ void gen_keys(uint32_t* keys, uint32_t n, uint64_t seed) {
-  const uint64_t base = seed * 0x9E3779B97F4A7C15ull;
-  for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
-    keys[i] = (uint32_t)(mix64(base + i) >> 32);
+template <class KW>
+__global__ void gen_kernel(KW* keys, uint32_t* values32, uint64_t* values64, bench::GenParams p, bool iota) {
+  for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < p.count;
+       i += (uint64_t)gridDim.x * blockDim.x) {
+    const uint32_t ii = (uint32_t)i;
+    keys[i] = (KW)bench::genKey(p, ii);
+    if (values32) values32[i] = iota ? ii : bench::genValue32(p, ii);
+    if (values64) values64[i] = bench::genValue64(p, ii);
   }
 }
 
-// Order-independent fingerprint of a multiset of keys. Sum and xor are what
-// the brief asks for; the sum of a hash of each key is added because it is
-// just as cheap and catches far more corruptions (e.g. a pair of keys whose
-// bit changes cancel in both sum and xor).
-struct Checksum {
-  unsigned long long sum;
-  unsigned long long hash_sum;
-  unsigned int xr;
-};
-
-__host__ __device__ inline uint64_t key_hash(uint32_t k) { return mix64((uint64_t)k + 0x632BE59BD9B4E019ull); }
-
-__global__ void checksum_keys(const uint32_t* keys, uint32_t n, Checksum* out) {
-  unsigned long long s = 0, h = 0;
-  unsigned int x = 0;
-  for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < n; i += (uint64_t)gridDim.x * blockDim.x) {
-    const uint32_t k = keys[i];
-    s += k;
-    h += key_hash(k);
-    x ^= k;
-  }
-  // Warp reduction first, then one atomic per warp (blockDim is a multiple of 32).
-  for (int off = 16; off > 0; off >>= 1) {
-    s += __shfl_xor_sync(0xffffffffu, s, off);
-    h += __shfl_xor_sync(0xffffffffu, h, off);
-    x ^= __shfl_xor_sync(0xffffffffu, x, off);
-  }
-  if ((threadIdx.x & 31) == 0) {
-    atomicAdd(&out->sum, s);
-    atomicAdd(&out->hash_sum, h);
-    atomicXor(&out->xr, x);
-  }
-}
-
-// Grid size for the helper kernels: enough blocks to fill the GPU, no more.
+// Grid size for the generator: enough blocks to fill the GPU, no more.
 static unsigned helper_blocks(uint32_t n, int sm_count) {
   const uint64_t needed = ((uint64_t)n + 255) / 256;
   return (unsigned)std::max<uint64_t>(1, std::min<uint64_t>(needed, (uint64_t)sm_count * 8));
 }
 
 // ---------------------------------------------------------------------------
-// Host helpers.
+// The CUB call. V = void: keys only.
 // ---------------------------------------------------------------------------
-
-static std::vector<uint32_t> parse_sizes(const char* s) {
-  std::vector<uint32_t> out;
-  std::string str(s);
-  size_t pos = 0;
-  while (pos <= str.size()) {
-    size_t comma = str.find(',', pos);
-    if (comma == std::string::npos) comma = str.size();
-    std::string tok = str.substr(pos, comma - pos);
-    if (!tok.empty()) {
-      char* end = nullptr;
-      errno = 0;
-      unsigned long long v = std::strtoull(tok.c_str(), &end, 10);
-      // CUB is called with a uint32_t item count (32-bit offsets, its fast
-      // path), so sizes must fit in 32 bits.
-      if (errno || *end != '\0' || v == 0 || v > 0xFFFFFFFFull) die("bad size in --sizes: ", tok.c_str());
-      out.push_back((uint32_t)v);
-    }
-    pos = comma + 1;
+template <class K, class V, bool DESCENDING>
+static cudaError_t cub_sort(void* d_temp, size_t& temp_bytes, cub::DoubleBuffer<K>& keys,
+                            cub::DoubleBuffer<std::conditional_t<std::is_void<V>::value, uint32_t, V>>& values,
+                            uint32_t n, int begin_bit, int end_bit, cudaStream_t stream) {
+  if constexpr (std::is_void<V>::value) {
+    if constexpr (DESCENDING)
+      return cub::DeviceRadixSort::SortKeysDescending(d_temp, temp_bytes, keys, n, begin_bit, end_bit, stream);
+    else
+      return cub::DeviceRadixSort::SortKeys(d_temp, temp_bytes, keys, n, begin_bit, end_bit, stream);
+  } else {
+    if constexpr (DESCENDING)
+      return cub::DeviceRadixSort::SortPairsDescending(d_temp, temp_bytes, keys, values, n, begin_bit, end_bit, stream);
+    else
+      return cub::DeviceRadixSort::SortPairs(d_temp, temp_bytes, keys, values, n, begin_bit, end_bit, stream);
   }
-  if (out.empty()) die("--sizes is empty");
-  return out;
 }
 
-static int parse_int(const char* s, const char* what) {
-  char* end = nullptr;
-  errno = 0;
-  long v = std::strtol(s, &end, 10);
-  if (errno || *end != '\0' || v < 0 || v > 1000000) die("bad value for ", what);
-  return (int)v;
-}
+struct Env {
+  cudaDeviceProp prop;
+  std::string device, driver, commit;
+  cudaStream_t stream;
+  cudaEvent_t ev_start, ev_stop;
+};
 
-// Minimal JSON string escaping (device names are plain ASCII in practice).
-static std::string json_escape(const char* s) {
-  std::string out;
-  for (; *s; ++s) {
-    const unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += (char)c;
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += (char)c;
+// Benchmarks one key type / value type / order over all sizes. Returns false
+// if a result was wrong.
+template <class K, class V, bool DESCENDING>
+static bool run_config(const bench::CommonOptions& opt, const Env& env, FILE* json) {
+  using KW = std::conditional_t<sizeof(K) == 4, uint32_t, uint64_t>;   // the key's raw bits
+  using VS = std::conditional_t<std::is_void<V>::value, uint32_t, V>;  // stand-in when there are no values
+  constexpr bool kHasValues = !std::is_void<V>::value;
+  static_assert(sizeof(K) == sizeof(KW), "key size");
+  const uint32_t key_bytes = sizeof(K);
+  const uint32_t value_bytes = bench::valueBytes(opt.value);
+  const bool gen_values = opt.value == bench::kValue32 || opt.value == bench::kValue64;
+  // CUB sorts -0.0 and +0.0 as equal keys: check with that order.
+  const bench::Order order = opt.order(true);
+  bool all_ok = true;
+
+  std::printf("%12s %12s %12s %10s %14s  %s\n", "N", "median_us", "min_us", "Gkeys/s", "temp_bytes", "check");
+  for (const uint32_t n : opt.sizes) {
+    // Buffers are allocated once per size and reused by every run.
+    K *d_k0 = nullptr, *d_k1 = nullptr;
+    VS *d_v0 = nullptr, *d_v1 = nullptr;
+    CK(cudaMalloc(&d_k0, (size_t)n * sizeof(K)));
+    CK(cudaMalloc(&d_k1, (size_t)n * sizeof(K)));
+    if (kHasValues) {
+      CK(cudaMalloc(&d_v0, (size_t)n * sizeof(VS)));
+      CK(cudaMalloc(&d_v1, (size_t)n * sizeof(VS)));
     }
+    // Temp storage query. The DoubleBuffer overloads ping-pong between the two
+    // buffers of each pair instead of copying back; the second buffers are
+    // the "double buffer" counted in temp_bytes below.
+    size_t temp_storage_bytes = 0;
+    {
+      cub::DoubleBuffer<K> dk(d_k0, d_k1);
+      cub::DoubleBuffer<VS> dv(d_v0, d_v1);
+      CK((cub_sort<K, V, DESCENDING>(nullptr, temp_storage_bytes, dk, dv, n, (int)opt.beginBit, (int)opt.endBit,
+                                     env.stream)));
+    }
+    void* d_temp = nullptr;
+    CK(cudaMalloc(&d_temp, std::max<size_t>(temp_storage_bytes, 1)));
+
+    const unsigned blocks = helper_blocks(n, env.prop.multiProcessorCount);
+    std::vector<double> times_ms;
+    bench::Check check;
+    check.fail("not run");
+    bench::HostArray in_keys, in_values, out_keys, out_values;
+
+    for (int r = 0; r < opt.warmup + opt.runs; ++r) {
+      const bool timed = r >= opt.warmup;
+      const bool verify = r == opt.warmup;  // first timed run of each size
+
+      // Fresh input every run, generated on the GPU (not timed).
+      const bench::GenParams params =
+          bench::makeGenParams(bench::runSeed((uint32_t)r, n), n, opt.key, opt.value, opt.dist);
+      gen_kernel<KW><<<blocks, 256, 0, env.stream>>>(
+          reinterpret_cast<KW*>(d_k0), kHasValues && value_bytes == 4 ? reinterpret_cast<uint32_t*>(d_v0) : nullptr,
+          kHasValues && value_bytes == 8 ? reinterpret_cast<uint64_t*>(d_v0) : nullptr, params,
+          opt.value == bench::kIndex);
+      CK(cudaGetLastError());
+      if (verify) {
+        in_keys.resize(n, key_bytes);
+        in_values.resize(n, gen_values ? value_bytes : 0);
+        CK(cudaMemcpyAsync(in_keys.data(), d_k0, in_keys.sizeBytes(), cudaMemcpyDeviceToHost, env.stream));
+        if (gen_values)
+          CK(cudaMemcpyAsync(in_values.data(), d_v0, in_values.sizeBytes(), cudaMemcpyDeviceToHost, env.stream));
+      }
+      // Drain the stream so that nothing queued above overlaps the timed region.
+      CK(cudaStreamSynchronize(env.stream));
+
+      // The selectors must start at buffer 0 every run: CUB flips them to
+      // whichever buffer ends up holding the sorted data.
+      cub::DoubleBuffer<K> dk(d_k0, d_k1);
+      cub::DoubleBuffer<VS> dv(d_v0, d_v1);
+      CK(cudaEventRecord(env.ev_start, env.stream));
+      CK((cub_sort<K, V, DESCENDING>(d_temp, temp_storage_bytes, dk, dv, n, (int)opt.beginBit, (int)opt.endBit,
+                                     env.stream)));
+      CK(cudaEventRecord(env.ev_stop, env.stream));
+      CK(cudaEventSynchronize(env.ev_stop));
+      CK(cudaGetLastError());
+      float ms = 0.f;
+      CK(cudaEventElapsedTime(&ms, env.ev_start, env.ev_stop));
+      if (timed) times_ms.push_back(ms);
+
+      if (verify) {
+        out_keys.resize(n, key_bytes);
+        out_values.resize(n, value_bytes);
+        CK(cudaMemcpy(out_keys.data(), dk.Current(), out_keys.sizeBytes(), cudaMemcpyDeviceToHost));
+        if (kHasValues) CK(cudaMemcpy(out_values.data(), dv.Current(), out_values.sizeBytes(), cudaMemcpyDeviceToHost));
+        const bool reference = n <= opt.referenceMax;
+        check = bench::verifySort(order, opt.value, params.valueMask, n, in_keys.words(), in_values.words(),
+                                  out_keys.words(), out_values.words(), true, reference);
+        if (reference) {
+          const bench::Check gen = bench::checkGenerated(params, opt.value, in_keys.words(), in_values.words());
+          if (!gen.ok) check.fail("the generator disagrees with bench_common.h: " + gen.what);
+        }
+        if (!check.ok) std::fprintf(stderr, "cub_bench: WRONG RESULT at N = %u: %s\n", n, check.what.c_str());
+      }
+    }
+
+    bench::Row row;
+    row.algorithm = "cub DeviceRadixSort";
+    row.device = env.device;
+    row.driver = env.driver;
+    row.commit = env.commit;
+    row.key = opt.keyInfo().name;
+    row.value = bench::kValueNames[opt.value];
+    row.dist = bench::kDistNames[opt.dist];
+    row.n = n;
+    row.descending = opt.descending;
+    row.beginBit = opt.beginBit;
+    row.endBit = opt.endBit;
+    row.runs = opt.runs;
+    row.warmup = opt.warmup;
+    row.medianMs = bench::median(times_ms);
+    row.minMs = *std::min_element(times_ms.begin(), times_ms.end());
+    // CUB's temp storage plus the alternate key (and value) buffer of the
+    // DoubleBuffers, as vksort's temp_bytes counts its alt buffers.
+    row.tempOnlyBytes = temp_storage_bytes;
+    row.tempBytes = temp_storage_bytes + (size_t)n * key_bytes + (size_t)n * value_bytes;
+    row.verified = check.ok;
+    row.check = n <= opt.referenceMax ? "std::stable_sort reference + O(N) check"
+                                      : "O(N) check (order, permutation, stability)";
+    row.extra = "\"timing\":\"cuda events\"";
+
+    std::printf("%12u %12.2f %12.2f %10.3f %14llu  %s\n", n, row.medianMs * 1e3, row.minMs * 1e3, row.keysPerS() * 1e-9,
+                (unsigned long long)row.tempBytes, check.ok ? "ok" : "WRONG");
+    std::fflush(stdout);
+    if (json) {
+      // Written per size and flushed, so a later failure (e.g. OOM at 2^28)
+      // still leaves the earlier rows.
+      std::fprintf(json, "%s\n", row.json().c_str());
+      std::fflush(json);
+    }
+
+    CK(cudaFree(d_temp));
+    if (kHasValues) {
+      CK(cudaFree(d_v1));
+      CK(cudaFree(d_v0));
+    }
+    CK(cudaFree(d_k1));
+    CK(cudaFree(d_k0));
+    all_ok = all_ok && check.ok;
   }
-  return out;
+  return all_ok;
 }
 
-static double median_of(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  const size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5 * ((double)v[m - 1] + (double)v[m]);
+// ---------------------------------------------------------------------------
+// Dispatch on the key type, value type and order (each combination is its own
+// set of CUB kernels; the masks above leave some out).
+// ---------------------------------------------------------------------------
+template <class K, class V>
+static bool run_order(const bench::CommonOptions& opt, const Env& env, FILE* json) {
+  if (!opt.descending) return run_config<K, V, false>(opt, env, json);
+#if CUB_BENCH_DESCENDING
+  return run_config<K, V, true>(opt, env, json);
+#else
+  bench::fatal(kProg, "descending sorts were not compiled in (built with -DCUB_BENCH_DESCENDING=0)");
+#endif
+}
+
+template <class K>
+static bool run_value(const bench::CommonOptions& opt, const Env& env, FILE* json) {
+  switch (opt.value) {
+#if CUB_BENCH_VALUE_MASK & 1
+    case bench::kNoValue: return run_order<K, void>(opt, env, json);
+#endif
+#if CUB_BENCH_VALUE_MASK & 2
+    case bench::kValue32:
+    case bench::kIndex: return run_order<K, uint32_t>(opt, env, json);
+#endif
+#if CUB_BENCH_VALUE_MASK & 4
+    case bench::kValue64: return run_order<K, uint64_t>(opt, env, json);
+#endif
+    default: break;
+  }
+  bench::fatal(kProg, std::string("--value ") + bench::kValueNames[opt.value] +
+                          " was not compiled in (see CUB_BENCH_VALUE_MASK)");
+}
+
+static bool run_key(const bench::CommonOptions& opt, const Env& env, FILE* json) {
+  switch (opt.key) {
+#if CUB_BENCH_KEY_MASK & 1
+    case 0: return run_value<uint32_t>(opt, env, json);
+#endif
+#if CUB_BENCH_KEY_MASK & 2
+    case 1: return run_value<int32_t>(opt, env, json);
+#endif
+#if CUB_BENCH_KEY_MASK & 4
+    case 2: return run_value<float>(opt, env, json);
+#endif
+#if CUB_BENCH_KEY_MASK & 8
+    case 3: return run_value<uint64_t>(opt, env, json);
+#endif
+#if CUB_BENCH_KEY_MASK & 16
+    case 4: return run_value<int64_t>(opt, env, json);
+#endif
+#if CUB_BENCH_KEY_MASK & 32
+    case 5: return run_value<double>(opt, env, json);
+#endif
+    default: break;
+  }
+  bench::fatal(kProg, std::string("--key ") + opt.keyInfo().name + " was not compiled in (see CUB_BENCH_KEY_MASK)");
 }
 
 static void usage() {
   std::printf(
-      "usage: cub_bench [--sizes N1,N2,...] [--runs R] [--warmup W] [--json FILE]\n"
-      "  --sizes   key counts (default 1024,65536,1048576,16777216,67108864,268435456)\n"
-      "  --runs    timed runs per size, >= 20 (default 30); the median is reported\n"
-      "  --warmup  untimed runs per size before timing (default 5)\n"
-      "  --json    write one JSON object per size (JSON lines) to FILE\n");
+      "usage: cub_bench [options]\n%s"
+      "  --commit STR        the vksort commit to record in the rows (default: $VKSORT_COMMIT)\n",
+      bench::commonUsage());
 }
 
 // ---------------------------------------------------------------------------
@@ -181,191 +325,66 @@ static void usage() {
 // ---------------------------------------------------------------------------
 
 int main(int argc, char** argv) {
-  std::vector<uint32_t> sizes = {1u << 10, 1u << 16, 1u << 20, 1u << 24, 1u << 26, 1u << 28};
-  int runs = 30;
-  int warmup = 5;
-  const char* json_path = nullptr;
-
+  bench::CommonOptions opt;
+  opt.sizes = {1u << 10, 1u << 16, 1u << 20, 1u << 24, 1u << 26, 1u << 28};
+  opt.runs = 30;
+  opt.warmup = 5;
+  opt.maxSize = 0xFFFFFFFFull;  // CUB gets a uint32_t item count (32-bit offsets, its fast path)
+  Env env;
+  env.commit = std::getenv("VKSORT_COMMIT") ? std::getenv("VKSORT_COMMIT") : "unknown";
   for (int i = 1; i < argc; ++i) {
+    if (bench::parseCommonOption(kProg, argc, argv, i, opt)) continue;
     const std::string a = argv[i];
-    auto need = [&](const char* flag) -> const char* {
-      if (i + 1 >= argc) die("missing value for ", flag);
-      return argv[++i];
-    };
-    if (a == "--sizes")
-      sizes = parse_sizes(need("--sizes"));
-    else if (a == "--runs")
-      runs = parse_int(need("--runs"), "--runs");
-    else if (a == "--warmup")
-      warmup = parse_int(need("--warmup"), "--warmup");
-    else if (a == "--json")
-      json_path = need("--json");
-    else if (a == "-h" || a == "--help") {
+    if (a == "--commit" && i + 1 < argc) {
+      env.commit = argv[++i];
+    } else if (a == "-h" || a == "--help") {
       usage();
       return 0;
     } else {
       usage();
-      die("unknown argument: ", a.c_str());
+      bench::fatal(kProg, "unknown argument: " + a);
     }
   }
-  // A median over fewer runs is too noisy to compare against.
-  if (runs < 20) die("--runs must be >= 20");
+  bench::resolve(kProg, opt);
 
   int dev = 0;
   CK(cudaGetDevice(&dev));
-  cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, dev));
-  int driver_version = 0;
+  CK(cudaGetDeviceProperties(&env.prop, dev));
+  int driver_version = 0, runtime_version = 0;
   CK(cudaDriverGetVersion(&driver_version));
-  int runtime_version = 0;
   CK(cudaRuntimeGetVersion(&runtime_version));
-  const std::string device_name = json_escape(prop.name);
-  const std::string driver_str = std::to_string(driver_version);
+  char driver[160];
+  std::snprintf(driver, sizeof driver, "CUDA driver %d.%d, runtime %d.%d, CUB %d.%d.%d", driver_version / 1000,
+                (driver_version % 1000) / 10, runtime_version / 1000, (runtime_version % 1000) / 10,
+                CUB_VERSION / 100000, CUB_VERSION / 100 % 1000, CUB_VERSION % 100);
+  env.device = env.prop.name;
+  env.driver = driver;
 
-  std::printf("device: %s (sm_%d%d, %d SMs)\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount);
-  std::printf("driver (cudaDriverGetVersion): %d, runtime: %d, CUB_VERSION: %d\n", driver_version, runtime_version,
-              (int)CUB_VERSION);
-  std::printf("runs: %d timed (median reported), warmup: %d\n\n", runs, warmup);
+  std::printf("device: %s (sm_%d%d, %d SMs), %s\n", env.prop.name, env.prop.major, env.prop.minor,
+              env.prop.multiProcessorCount, driver);
+  std::printf("key %s, value %s, dist %s, %s, bits [%u, %u); median of %d runs after %d warm-up\n", opt.keyInfo().name,
+              bench::kValueNames[opt.value], bench::kDistNames[opt.dist], opt.descending ? "descending" : "ascending",
+              opt.beginBit, opt.endBit, opt.runs, opt.warmup);
 
   FILE* json = nullptr;
-  if (json_path) {
-    json = std::fopen(json_path, "w");
-    if (!json) die("cannot open --json file: ", json_path);
+  if (opt.jsonPath) {
+    json = std::fopen(opt.jsonPath, "w");
+    if (!json) bench::fatal(kProg, std::string("cannot open --json file: ") + opt.jsonPath);
   }
+  CK(cudaStreamCreateWithFlags(&env.stream, cudaStreamNonBlocking));
+  CK(cudaEventCreate(&env.ev_start));
+  CK(cudaEventCreate(&env.ev_stop));
 
-  cudaStream_t stream;
-  CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaEvent_t ev_start, ev_stop;
-  CK(cudaEventCreate(&ev_start));
-  CK(cudaEventCreate(&ev_stop));
-  Checksum* d_sum = nullptr;
-  CK(cudaMalloc(&d_sum, sizeof(Checksum)));
+  const bool ok = run_key(opt, env, json);
 
-  std::printf("%12s %12s %10s %14s\n", "N", "median_us", "Gkeys/s", "temp_bytes");
-
-  uint64_t seed_counter = 0;  // bumped every run (warmup included): fresh keys each time
-  bool all_ok = true;
-
-  for (const uint32_t n : sizes) {
-    // Buffers are allocated once per size and reused by every run.
-    uint32_t* d_buf0 = nullptr;
-    uint32_t* d_buf1 = nullptr;
-    CK(cudaMalloc(&d_buf0, (size_t)n * sizeof(uint32_t)));
-    CK(cudaMalloc(&d_buf1, (size_t)n * sizeof(uint32_t)));
-
-    // Temp storage query. The DoubleBuffer overload lets CUB ping-pong between
-    // the two key buffers instead of copying back, so it needs no extra N-sized
-    // scratch; temp_bytes therefore excludes the alternate buffer.
-    size_t temp_bytes = 0;
-    {
-      cub::DoubleBuffer<uint32_t> db(d_buf0, d_buf1);
-      CK(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, db, n, 0, 32, stream));
-    }
-    void* d_temp = nullptr;
-    CK(cudaMalloc(&d_temp, std::max<size_t>(temp_bytes, 1)));
-
-    const unsigned blocks = helper_blocks(n, prop.multiProcessorCount);
-    bool size_ok = true;
-    std::vector<float> times_ms;
-    times_ms.reserve(runs);
-
-    for (int r = 0; r < warmup + runs; ++r) {
-      const bool timed = r >= warmup;
-      const bool verify = (r == warmup);  // first timed run of each size
-
-      // Fresh random input every run, generated on the GPU (not timed).
-      gen_keys<<<blocks, 256, 0, stream>>>(d_buf0, n, ++seed_counter);
-      CK(cudaGetLastError());
-
-      Checksum before{};
-      if (verify) {
-        CK(cudaMemsetAsync(d_sum, 0, sizeof(Checksum), stream));
-        checksum_keys<<<blocks, 256, 0, stream>>>(d_buf0, n, d_sum);
-        CK(cudaGetLastError());
-        CK(cudaMemcpyAsync(&before, d_sum, sizeof(Checksum), cudaMemcpyDeviceToHost, stream));
-      }
-      // Drain the stream so that nothing queued above can overlap the timed region.
-      CK(cudaStreamSynchronize(stream));
-
-      // The selector must start at buffer 0 every run: SortKeys flips it to
-      // whichever buffer ends up holding the sorted keys.
-      cub::DoubleBuffer<uint32_t> db(d_buf0, d_buf1);
-
-      CK(cudaEventRecord(ev_start, stream));
-      CK(cub::DeviceRadixSort::SortKeys(d_temp, temp_bytes, db, n, 0, 32, stream));
-      CK(cudaEventRecord(ev_stop, stream));
-      CK(cudaEventSynchronize(ev_stop));
-      CK(cudaGetLastError());
-
-      float ms = 0.f;
-      CK(cudaEventElapsedTime(&ms, ev_start, ev_stop));
-      if (timed) times_ms.push_back(ms);
-
-      if (verify) {
-        // Check on the host, independently of the GPU checksum kernel.
-        std::vector<uint32_t> h((size_t)n);
-        CK(cudaMemcpy(h.data(), db.Current(), (size_t)n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-        Checksum after{};
-        size_t first_unsorted = 0;
-        for (size_t i = 0; i < h.size(); ++i) {
-          if (i > 0 && h[i - 1] > h[i] && first_unsorted == 0) first_unsorted = i;
-          after.sum += h[i];
-          after.hash_sum += key_hash(h[i]);
-          after.xr ^= h[i];
-        }
-        if (first_unsorted != 0) {
-          std::fprintf(stderr, "FAIL n=%u: not sorted at index %zu (%u > %u)\n", n, first_unsorted,
-                       h[first_unsorted - 1], h[first_unsorted]);
-          size_ok = false;
-        }
-        if (after.sum != before.sum || after.hash_sum != before.hash_sum || after.xr != before.xr) {
-          std::fprintf(stderr,
-                       "FAIL n=%u: key multiset changed (sum %llu->%llu, xor %08x->%08x, "
-                       "hash %016llx->%016llx)\n",
-                       n, before.sum, after.sum, before.xr, after.xr, before.hash_sum, after.hash_sum);
-          size_ok = false;
-        }
-      }
-    }
-
-    const double med_ms = median_of(times_ms);
-    const double min_ms = *std::min_element(times_ms.begin(), times_ms.end());
-    const double keys_per_s = (double)n / (med_ms * 1e-3);
-
-    std::printf("%12u %12.2f %10.3f %14zu\n", n, med_ms * 1e3, keys_per_s * 1e-9, temp_bytes);
-    std::fflush(stdout);
-
-    if (json && size_ok) {
-      // Written per size and flushed, so a later failure (e.g. OOM at 2^28)
-      // still leaves the earlier rows.
-      std::fprintf(json,
-                   "{\"impl\":\"cub\",\"device\":\"%s\",\"driver\":\"%s\",\"key\":\"u32\","
-                   "\"payload\":\"none\",\"n\":%u,\"dist\":\"uniform\",\"runs\":%d,"
-                   "\"median_ms\":%.6f,\"min_ms\":%.6f,\"keys_per_s\":%.6e,\"temp_bytes\":%zu}\n",
-                   device_name.c_str(), driver_str.c_str(), n, runs, med_ms, min_ms, keys_per_s, temp_bytes);
-      std::fflush(json);
-    }
-
-    CK(cudaFree(d_temp));
-    CK(cudaFree(d_buf1));
-    CK(cudaFree(d_buf0));
-
-    if (!size_ok) {
-      all_ok = false;
-      break;  // no point timing further sizes with a broken sort
-    }
-  }
-
-  CK(cudaFree(d_sum));
-  CK(cudaEventDestroy(ev_stop));
-  CK(cudaEventDestroy(ev_start));
-  CK(cudaStreamDestroy(stream));
+  CK(cudaEventDestroy(env.ev_stop));
+  CK(cudaEventDestroy(env.ev_start));
+  CK(cudaStreamDestroy(env.stream));
   if (json) std::fclose(json);
-
-  if (!all_ok) {
+  if (!ok) {
     std::fprintf(stderr, "cub_bench: verification FAILED\n");
     return 1;
   }
-  std::printf("\nverification: OK (first timed run of every size)\n");
+  std::printf("verification: OK (first timed run of every size)\n");
   return 0;
 }

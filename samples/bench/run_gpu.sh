@@ -1,24 +1,102 @@
 #!/usr/bin/env bash
 # Runs vksort_bench and the CUB baseline on the same NVIDIA GPU in one go and
-# prints the vksort/CUB table. Expects a Release build of vksort in
-# ${VKSORT_BUILD:-build-rel} and nvcc on PATH. Results go to ${OUT:-bench-out}.
-#   VKSORT_TUNINGS="256,15 512,20" also runs those shapes at 2^24 and 2^28.
-set -euo pipefail
+# writes the vksort/CUB tables and a plot. Run from the repository root.
+#   (a) u32 keys, uniform, N = 2^10, 2^12, ..., 2^28, plus the CPU sorts
+#       (std::sort, LSD radix; one thread) up to 2^22 and the GPU/CPU crossover
+#   (b) u32 keys + u32 values and u64 keys at 2^20, 2^24, 2^26, 2^28;
+#       u64 keys + u32 values at 2^20, 2^24, 2^26
+#   (c) u32 keys at 2^24 and 2^28: lowentropy, morton (bits [0, 30)), presorted
+# Every row is verified (bench_common.h); a wrong result fails the script but
+# the other sets still run.
+#
+# Expects a Release build of vksort in ${VKSORT_BUILD:-build-rel} (configured
+# and built here if its vksort_bench is missing) and nvcc on PATH.
+# Environment:
+#   OUT             results folder (default bench-out): vksort.jsonl (vksort and
+#                   CPU rows), cub.jsonl, compare.md, plot.png (if matplotlib is
+#                   there), log.txt, gpu.txt; tuning.jsonl with VKSORT_TUNINGS
+#   RUNS            timed runs per size for both benchmarks (default 30, >= 20)
+#   CUB_ARCH        nvcc -arch (default sm_90)
+#   CUB_BENCH_FLAGS what cub_bench compiles in (default: only the key and value
+#                   types above, ascending, to keep nvcc short; "" = everything)
+#   VKSORT_TUNINGS  e.g. "256,15 512,20": also runs those shapes for u32 keys at
+#                   2^24 and 2^28 (tuning.jsonl; not in compare.md)
+#   VKSORT_COMMIT   the commit recorded in the rows (default: git HEAD)
+set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
 build=${VKSORT_BUILD:-build-rel}
 out=${OUT:-bench-out}
-mkdir -p "$out"
 runs=${RUNS:-30}
+mkdir -p "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export VKSORT_COMMIT=${VKSORT_COMMIT:-$(git -C "$root" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
+cub_flags=${CUB_BENCH_FLAGS-"-DCUB_BENCH_KEY_MASK=0x9 -DCUB_BENCH_VALUE_MASK=0x3 -DCUB_BENCH_DESCENDING=0"}
 
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
-nvcc -O3 -arch=sm_90 -std=c++17 -o "$out/cub_bench" "$here/cub_bench.cu"
+main() {
+  local fail=0 t0=$SECONDS
+  # step CMD...: runs it, notes a failure and goes on.
+  step() {
+    local t=$SECONDS
+    echo
+    echo "== $*"
+    "$@"
+    local rc=$?
+    echo "== $((SECONDS - t)) s, exit $rc"
+    if [ $rc -ne 0 ]; then
+      echo "!! FAILED: $*"
+      fail=1
+    fi
+  }
 
-"$build/samples/bench/vksort_bench" --runs "$runs" --json "$out/vksort.jsonl"
-"$out/cub_bench" --runs "$runs" --json "$out/cub.jsonl"
-for t in ${VKSORT_TUNINGS:-}; do
-  echo "== tuning $t"
-  "$build/samples/bench/vksort_bench" --runs 20 --sizes 16777216,268435456 --tuning "$t" \
-    --json "$out/tuning-${t//,/_}.jsonl"
-done
-rm -f "$out/cub_bench"
-python3 "$here/compare.py" "$out/vksort.jsonl" "$out/cub.jsonl" | tee "$out/compare.md"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
+  echo "commit $VKSORT_COMMIT, runs $runs"
+  if [ ! -x "$build/samples/bench/vksort_bench" ]; then
+    step cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVKSORT_BUILD_TESTS=OFF
+    step cmake --build "$build" --target vksort_bench
+  fi
+  # shellcheck disable=SC2086  # cub_flags is a list of flags
+  step nvcc -O3 -arch="${CUB_ARCH:-sm_90}" -std=c++17 $cub_flags -o "$tmp/cub_bench" "$here/cub_bench.cu"
+  local vkb="$build/samples/bench/vksort_bench" cubb="$tmp/cub_bench"
+  [ -x "$vkb" ] || { echo "!! no $vkb"; return 1; }
+
+  # both NAME ARGS...: the same set on vksort and on CUB.
+  both() {
+    local name=$1
+    shift
+    step "$vkb" --runs "$runs" --json "$tmp/vk-$name.jsonl" "$@"
+    if [ -x "$cubb" ]; then step "$cubb" --runs "$runs" --json "$tmp/cub-$name.jsonl" "$@"; fi
+  }
+
+  # (a) u32 keys, every even power of two; CPU rows up to 2^22 (vksort_bench --cpu).
+  local a=1024,4096,16384,65536,262144,1048576,4194304,16777216,67108864,268435456
+  step "$vkb" --runs "$runs" --json "$tmp/vk-a.jsonl" --sizes $a --cpu --cpu-max 4194304
+  if [ -x "$cubb" ]; then step "$cubb" --runs "$runs" --json "$tmp/cub-a.jsonl" --sizes $a; fi
+  # (b) pairs and 64-bit keys.
+  both b-u32-u32 --key u32 --value u32 --sizes 1048576,16777216,67108864,268435456
+  both b-u64 --key u64 --sizes 1048576,16777216,67108864,268435456
+  both b-u64-u32 --key u64 --value u32 --sizes 1048576,16777216,67108864
+  # (c) distributions.
+  for d in lowentropy morton presorted; do
+    both "c-$d" --dist "$d" --sizes 16777216,268435456
+  done
+  for t in ${VKSORT_TUNINGS:-}; do
+    step "$vkb" --runs 20 --sizes 16777216,268435456 --tuning "$t" --json "$tmp/tuning-${t//,/_}.jsonl"
+  done
+
+  cat "$tmp"/vk-*.jsonl >"$out/vksort.jsonl" 2>/dev/null
+  cat "$tmp"/cub-*.jsonl >"$out/cub.jsonl" 2>/dev/null
+  if compgen -G "$tmp/tuning-*.jsonl" >/dev/null; then cat "$tmp"/tuning-*.jsonl >"$out/tuning.jsonl"; fi
+  echo
+  echo "== compare.md"
+  python3 "$here/compare.py" "$out/vksort.jsonl" "$out/cub.jsonl" --plot "$out/plot.png" >"$out/compare.md" ||
+    fail=1
+  cat "$out/compare.md"
+  echo
+  echo "== total $((SECONDS - t0)) s; $([ $fail = 0 ] && echo 'all steps passed' || echo 'SOME STEPS FAILED')"
+  return $fail
+}
+
+main 2>&1 | tee "$out/log.txt"
+exit "${PIPESTATUS[0]}"

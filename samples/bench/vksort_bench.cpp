@@ -1,74 +1,63 @@
-// vksort_bench: sorts fresh random u32 keys on the default Vulkan device,
-// verifies every size against a CPU sort, and reports the median sort time
-// from Vulkan timestamp queries.
+// vksort_bench: sorts fresh keys (and values) on a Vulkan device, verifies
+// every size, and reports the median sort time from Vulkan timestamp queries.
 //
-//   vksort_bench [--sizes 1024,65536,...] [--runs 20] [--warmup 3] [--json FILE]
+//   vksort_bench [--sizes N,N,...] [--runs R>=20] [--warmup W] [--json FILE]
+//                [--key u32|i32|f32|u64|i64|f64] [--value none|u32|u64|index]
+//                [--dist uniform|lowentropy|morton|presorted] [--descending] [--bits B,E]
+//                [--cpu] [--cpu-max N] [--reference-max N]
 //                [--device I] [--validation] [--tuning wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay]
 //
-// Each run generates new keys on the GPU (keygen.comp, seeded per run), then
-// times only the recorded sort: from a timestamp after key generation has
-// finished to one after the sort's last dispatch.
+// Each run generates new keys (and values) on the GPU (keygen.comp, seeded per
+// run: bench_common.h describes the distributions) in a dispatch of its own,
+// then times only the recorded sort: from a BOTTOM_OF_PIPE timestamp after key
+// generation has finished to one after the sort's last dispatch. The first
+// timed run of every size is downloaded and verified (bench::verifySort: the
+// O(N) check at every size, plus std::stable_sort up to --reference-max).
+// --cpu also times std::sort and an LSD radix sort on the CPU (one thread) on
+// those same keys and prints where the GPU starts to win.
 #include <vksort/vksort.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "bench_common.h"
+#include "bench_cpu.h"
 #include "vk_context.h"
 #include "vksort_keygen_spv.h"
 
 namespace {
 
 constexpr uint64_t kFenceTimeoutNs = 60ull * 1000 * 1000 * 1000;
+const char* const kProg = "vksort_bench";
 
 [[noreturn]] void die(const std::string& what) {
   std::fprintf(stderr, "vksort_bench: %s\n", what.c_str());
   std::_Exit(1);  // the device may be hung: skip destructors that would wait on it
 }
 
-std::vector<uint32_t> parseList(const char* s) {
-  std::vector<uint32_t> v;
-  while (*s) {
-    char* end;
-    v.push_back(uint32_t(std::strtoull(s, &end, 0)));
-    s = *end ? end + 1 : end;
-  }
-  return v;
-}
-
-// LSD radix sort on the CPU: the reference for verification (fast enough for
-// 2^28 keys, unlike a comparison sort).
-void cpuRadixSort(std::vector<uint32_t>& keys) {
-  std::vector<uint32_t> tmp(keys.size());
-  for (int shift = 0; shift < 32; shift += 8) {
-    size_t count[257] = {};
-    for (uint32_t k : keys) ++count[((k >> shift) & 255) + 1];
-    for (int d = 0; d < 256; ++d) count[d + 1] += count[d];
-    for (uint32_t k : keys) tmp[count[(k >> shift) & 255]++] = k;
-    keys.swap(tmp);
-  }
-}
-
 struct KeyGen {
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkPipeline pipeline = VK_NULL_HANDLE;
   struct Push {
-    uint64_t address;
-    uint32_t count;
-    uint32_t seed;
+    uint64_t keysAddress;
+    uint64_t valuesAddress;
+    bench::GenParams params;
   };
+  static_assert(sizeof(Push) == 56, "keygen.comp's push constants are 56 bytes");
 
   void init(VkDevice device) {
     VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     mci.codeSize = sizeof vksort_keygen_spv;
     mci.pCode = vksort_keygen_spv;
     VkShaderModule module;
-    vkCreateShaderModule(device, &mci, nullptr, &module);
+    if (vkCreateShaderModule(device, &mci, nullptr, &module) != VK_SUCCESS) die("creating keygen.comp failed");
     VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push)};
     VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     lci.pushConstantRangeCount = 1;
@@ -88,19 +77,67 @@ struct KeyGen {
     vkDestroyPipeline(device, pipeline, nullptr);
     vkDestroyPipelineLayout(device, layout, nullptr);
   }
-  void record(VkCommandBuffer cmd, VkDeviceAddress address, uint32_t count, uint32_t seed) const {
-    Push p{address, count, seed};
+  void record(VkCommandBuffer cmd, const Push& p) const {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof p, &p);
-    const uint32_t groups = std::min<uint32_t>((count + 255) / 256, 65535);
+    const uint32_t groups = std::min<uint32_t>((p.params.count + 255) / 256, 65535);
     vkCmdDispatch(cmd, std::max<uint32_t>(groups, 1), 1, 1);
   }
 };
 
-void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags srcAccess, VkPipelineStageFlags dst,
-                   VkAccessFlags dstAccess) {
-  VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, srcAccess, dstAccess};
-  vkCmdPipelineBarrier(cmd, src, dst, 0, 1, &mb, 0, nullptr, 0, nullptr);
+// A host-visible buffer for downloads, cached on the host where the device
+// offers such memory (reading 2^28 keys from uncached memory is slow).
+struct Staging {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  void* mapped = nullptr;
+
+  void init(const VkContext& ctx, VkDeviceSize size) {
+    VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bci.size = size;
+    bci.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    if (vkCreateBuffer(ctx.device, &bci, nullptr, &buffer) != VK_SUCCESS) die("vkCreateBuffer (staging) failed");
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(ctx.device, buffer, &req);
+    VkPhysicalDeviceMemoryProperties mp;
+    vkGetPhysicalDeviceMemoryProperties(ctx.physicalDevice, &mp);
+    const VkMemoryPropertyFlags coherent = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    uint32_t type = UINT32_MAX;
+    for (VkMemoryPropertyFlags want : {coherent | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, coherent}) {
+      for (uint32_t i = 0; i < mp.memoryTypeCount && type == UINT32_MAX; ++i)
+        if ((req.memoryTypeBits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want) type = i;
+      if (type != UINT32_MAX) break;
+    }
+    if (type == UINT32_MAX) die("no host-visible memory for the staging buffer");
+    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    mai.allocationSize = req.size;
+    mai.memoryTypeIndex = type;
+    if (vkAllocateMemory(ctx.device, &mai, nullptr, &memory) != VK_SUCCESS)
+      die("allocating " + std::to_string(size) + " bytes of staging memory failed");
+    vkBindBufferMemory(ctx.device, buffer, memory, 0);
+    if (vkMapMemory(ctx.device, memory, 0, VK_WHOLE_SIZE, 0, &mapped) != VK_SUCCESS) die("vkMapMemory failed");
+  }
+  void destroy(VkDevice device) {
+    vkDestroyBuffer(device, buffer, nullptr);
+    vkFreeMemory(device, memory, nullptr);
+  }
+};
+
+// One barrier for everything: earlier compute and transfer work (including
+// the previous run's sort and copies) before later compute and transfer work.
+void fullBarrier(VkCommandBuffer cmd) {
+  VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                     VK_ACCESS_TRANSFER_WRITE_BIT;
+  const VkPipelineStageFlags stages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+  vkCmdPipelineBarrier(cmd, stages, stages, 0, 1, &mb, 0, nullptr, 0, nullptr);
+}
+
+void toHostBarrier(VkCommandBuffer cmd) {
+  VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_TRANSFER_WRITE_BIT, VK_ACCESS_HOST_READ_BIT};
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0,
+                       nullptr);
 }
 
 VkDeviceAddress deviceAddress(VkDevice device, VkBuffer buffer) {
@@ -108,54 +145,90 @@ VkDeviceAddress deviceAddress(VkDevice device, VkBuffer buffer) {
   return vkGetBufferDeviceAddress(device, &info);
 }
 
+std::string cpuName() {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("model name", 0) == 0) {
+      const size_t colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  return "cpu";
+}
+
+std::string compilerName() {
+#if defined(__clang__)
+  return std::string("clang ") + __clang_version__;
+#elif defined(__GNUC__)
+  return std::string("gcc ") + __VERSION__;
+#else
+  return "c++";
+#endif
+}
+
+void usage() {
+  std::printf(
+      "usage: vksort_bench [options]\n%s"
+      "  --cpu               also time std::sort and an LSD radix sort on the CPU (one thread)\n"
+      "                      on the same keys, and print the GPU/CPU crossover\n"
+      "  --cpu-max N         CPU sorts only up to this N (default 4194304)\n"
+      "  --device I          the I-th Vulkan physical device\n"
+      "  --validation        enable the Khronos validation layer (any message fails the run)\n"
+      "  --tuning wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay   VksortTuning overrides (0 = default)\n",
+      bench::commonUsage());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<uint32_t> sizes;
-  int runs = 20, warmup = 3;
-  const char* jsonPath = nullptr;
+  bench::CommonOptions opt;
+  opt.runs = 20;
+  opt.warmup = 3;
+  opt.maxSize = VKSORT_MAX_COUNT;
   VkContextOptions options;
   VksortTuning tuning{};
-  bool haveTuning = false;
+  bool haveTuning = false, cpu = false;
+  uint32_t cpuMax = 1u << 22;
   for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
+    if (bench::parseCommonOption(kProg, argc, argv, i, opt)) continue;
+    const std::string a = argv[i];
     auto next = [&]() -> const char* {
       if (i + 1 >= argc) die("missing value after " + a);
       return argv[++i];
     };
-    if (a == "--sizes")
-      sizes = parseList(next());
-    else if (a == "--runs")
-      runs = std::atoi(next());
-    else if (a == "--warmup")
-      warmup = std::atoi(next());
-    else if (a == "--json")
-      jsonPath = next();
-    else if (a == "--device")
-      options.deviceIndex = std::atoi(next());
-    else if (a == "--validation")
+    if (a == "--device") {
+      options.deviceIndex = int(bench::parseNumber(kProg, next(), "--device"));
+    } else if (a == "--validation") {
       options.validation = true;
-    else if (a == "--tuning") {
-      std::vector<uint32_t> t = parseList(next());
+    } else if (a == "--cpu") {
+      cpu = true;
+    } else if (a == "--cpu-max") {
+      cpuMax = uint32_t(std::min<uint64_t>(bench::parseNumber(kProg, next(), "--cpu-max"), UINT32_MAX));
+    } else if (a == "--tuning") {
+      std::vector<uint64_t> t = bench::parseNumbers(kProg, next(), "--tuning");
       t.resize(8, 0);
-      tuning = {t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]};
+      uint32_t u[8];
+      for (int k = 0; k < 8; ++k) u[k] = uint32_t(t[size_t(k)]);
+      tuning = {u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7]};
       haveTuning = true;
     } else {
-      std::printf(
-          "usage: vksort_bench [--sizes N,N,...] [--runs R>=20] [--warmup W] [--json FILE] [--device I]\n"
-          "                    [--validation] [--tuning wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay]\n");
-      return a == "--help" ? 0 : 2;
+      usage();
+      return a == "--help" || a == "-h" ? 0 : 2;
     }
   }
-  if (runs < 20) die("--runs must be at least 20 (the median of >= 20 runs is the reported figure)");
+  bench::resolve(kProg, opt);
+  const bench::KeyInfo& key = opt.keyInfo();
+  const uint32_t keyBytes = key.bits / 8;
+  const uint32_t valueBytes = bench::valueBytes(opt.value);
+  const bench::Order order = opt.order(false);
 
   VkContext ctx;
   std::string error;
   if (!ctx.init(options, &error)) die(error);
   const bool cpuDevice = ctx.properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
-  if (sizes.empty())
-    sizes = cpuDevice ? std::vector<uint32_t>{1u << 10, 1u << 16, 1u << 20, 1u << 22}
-                      : std::vector<uint32_t>{1u << 10, 1u << 16, 1u << 20, 1u << 24, 1u << 26, 1u << 28};
+  if (opt.sizes.empty())
+    opt.sizes = cpuDevice ? std::vector<uint32_t>{1u << 10, 1u << 16, 1u << 20, 1u << 22}
+                          : std::vector<uint32_t>{1u << 10, 1u << 16, 1u << 20, 1u << 24, 1u << 26, 1u << 28};
   if (ctx.timestampValidBits == 0) die("the compute queue has no timestamps");
 
   VksortCreateInfo ci{};
@@ -166,8 +239,12 @@ int main(int argc, char** argv) {
   ci.pfnGetDeviceProcAddr = vkGetDeviceProcAddr;
   ci.pDeviceCreateInfo = &ctx.deviceCreateInfo;
   ci.pTuning = haveTuning ? &tuning : nullptr;
+  ci.keyType = VksortKeyType(opt.key);
+  ci.valueType = VksortValueType(opt.value);
   VksortSorter sorter;
   if (vksortCreateSorter(&ci, &sorter) != VKSORT_SUCCESS) die(vksortGetLastError());
+  VksortTuning shape{};
+  vksortGetTuning(sorter, &shape);
 
   KeyGen keygen;
   keygen.init(ctx.device);
@@ -179,45 +256,97 @@ int main(int argc, char** argv) {
 
   const char* commit = std::getenv("VKSORT_COMMIT") ? std::getenv("VKSORT_COMMIT") : VKSORT_GIT_COMMIT;
   std::printf("device: %s (%s), commit %s\n", ctx.deviceName().c_str(), ctx.driverDescription().c_str(), commit);
-  FILE* json = jsonPath ? std::fopen(jsonPath, "w") : nullptr;
-  if (jsonPath && !json) die(std::string("cannot write ") + jsonPath);
+  std::printf("key %s, value %s, dist %s, %s, bits [%u, %u), tile %u x %u; median of %d runs after %d warm-up\n",
+              key.name, bench::kValueNames[opt.value], bench::kDistNames[opt.dist],
+              opt.descending ? "descending" : "ascending", opt.beginBit, opt.endBit, shape.workgroupSize,
+              shape.keysPerThread, opt.runs, opt.warmup);
+  FILE* json = opt.jsonPath ? std::fopen(opt.jsonPath, "w") : nullptr;
+  if (opt.jsonPath && !json) die(std::string("cannot write ") + opt.jsonPath);
 
-  std::printf("%12s %12s %12s %14s %s\n", "N", "median us", "min us", "G keys/s", "check");
+  bench::Row base;
+  base.device = ctx.deviceName();
+  base.driver = ctx.driverDescription();
+  base.commit = commit;
+  base.key = key.name;
+  base.value = bench::kValueNames[opt.value];
+  base.dist = bench::kDistNames[opt.dist];
+  base.descending = opt.descending;
+  base.beginBit = opt.beginBit;
+  base.endBit = opt.endBit;
+  bench::Row cpuBase = base;
+  cpuBase.device = cpuName();
+  cpuBase.driver = compilerName();
+  cpuBase.extra = "\"threads\":1";
+
+  auto emit = [&](const bench::Row& r) {
+    std::printf("%-16s %12u %12.1f %12.1f %10.3f  %s\n", r.algorithm.c_str(), r.n, r.medianMs * 1e3, r.minMs * 1e3,
+                r.keysPerS() * 1e-9, r.verified ? "ok" : "WRONG");
+    std::fflush(stdout);
+    if (json) {
+      std::fprintf(json, "%s\n", r.json().c_str());
+      std::fflush(json);  // rows so far survive a later failure (e.g. out of memory at 2^28)
+    }
+  };
+
+  std::printf("%-16s %12s %12s %12s %10s  %s\n", "algorithm", "N", "median us", "min us", "G keys/s", "check");
   bool allOk = true;
-  for (uint32_t n : sizes) {
+  std::map<uint32_t, double> gpuMs, cpuBestMs;
+  for (const uint32_t n : opt.sizes) {
     VksortMemoryRequirements req;
     if (vksortGetMemoryRequirements(sorter, n, &req) != VKSORT_SUCCESS) die(vksortGetLastError());
+    const VkDeviceSize keysBytes = VkDeviceSize(n) * keyBytes, valuesBytes = VkDeviceSize(n) * valueBytes;
     const VkBufferUsageFlags xfer = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    GpuBuffer keys = ctx.createBuffer(std::max<VkDeviceSize>(req.keysSize, 4), req.keysUsage | xfer, false);
-    GpuBuffer alt = ctx.createBuffer(std::max<VkDeviceSize>(req.altSize, 4), req.altUsage | xfer, false);
+    GpuBuffer keys = ctx.createBuffer(std::max<VkDeviceSize>(req.keysSize, 8), req.keysUsage | xfer, false);
+    GpuBuffer alt = ctx.createBuffer(std::max<VkDeviceSize>(req.altSize, 8), req.altUsage | xfer, false);
     GpuBuffer temp = ctx.createBuffer(req.tempSize, req.tempUsage, false);
-    GpuBuffer before =
-        ctx.createBuffer(std::max<VkDeviceSize>(req.keysSize, 4), VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
-    GpuBuffer after = ctx.createBuffer(std::max<VkDeviceSize>(req.keysSize, 4), VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+    GpuBuffer values, altValues;
+    if (opt.value != bench::kNoValue) {
+      values = ctx.createBuffer(std::max<VkDeviceSize>(req.valuesSize, 8), req.valuesUsage | xfer, false);
+      altValues = ctx.createBuffer(std::max<VkDeviceSize>(req.valuesSize, 8), req.valuesUsage | xfer, false);
+    }
+    Staging staging;
+    staging.init(ctx, keysBytes + valuesBytes);
 
     VksortSortInfo si{};
     si.count = n;
     si.keys = {keys.buffer, 0, req.keysSize};
     si.alt = {alt.buffer, 0, req.altSize};
     si.temp = {temp.buffer, 0, req.tempSize};
+    if (opt.value != bench::kNoValue) {
+      si.values = {values.buffer, 0, req.valuesSize};
+      si.altValues = {altValues.buffer, 0, req.valuesSize};
+    }
+    si.descending = opt.descending ? VK_TRUE : VK_FALSE;
+    si.beginBit = opt.beginBit;
+    si.endBit = opt.endBit;
+
+    KeyGen::Push push{};
+    push.keysAddress = deviceAddress(ctx.device, keys.buffer);
+    const bool genValues = opt.value == bench::kValue32 || opt.value == bench::kValue64;
+    push.valuesAddress = genValues ? deviceAddress(ctx.device, values.buffer) : 0;
 
     std::vector<double> times;
-    bool verified = false, ok = true;
-    const VkDeviceAddress keysAddress = deviceAddress(ctx.device, keys.buffer);
-    for (int run = 0; run < warmup + runs; ++run) {
-      const bool check = run == warmup;  // verify the first timed run of every size
-      const uint32_t seed = 0x9e3779b9u * uint32_t(run + 1) ^ n;
+    bench::Check check;
+    check.fail("not run");
+    std::string checkWhat;
+    bench::HostArray inKeys, inValues, outKeys, outValues;
+    bench::GenParams checked{};  // the verified run's input
+    for (int run = 0; run < opt.warmup + opt.runs; ++run) {
+      const bool verify = run == opt.warmup;  // the first timed run of every size
+      push.params = bench::makeGenParams(bench::runSeed(uint32_t(run), n), n, opt.key, opt.value, opt.dist);
       VkCommandBuffer cmd = ctx.beginCommands();
       vkCmdResetQueryPool(cmd, queries, 0, 2);
-      keygen.record(cmd, keysAddress, n, seed);
-      memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                    VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT);
-      if (check && n > 0) {
-        VkBufferCopy region{0, 0, req.keysSize};
-        vkCmdCopyBuffer(cmd, keys.buffer, before.buffer, 1, &region);
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT,
-                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+      fullBarrier(cmd);  // the previous run's sort and copies, before new keys
+      keygen.record(cmd, push);
+      fullBarrier(cmd);
+      if (verify) {
+        VkBufferCopy k{0, 0, keysBytes};
+        vkCmdCopyBuffer(cmd, keys.buffer, staging.buffer, 1, &k);
+        if (genValues) {
+          VkBufferCopy v{0, keysBytes, valuesBytes};
+          vkCmdCopyBuffer(cmd, values.buffer, staging.buffer, 1, &v);
+        }
+        fullBarrier(cmd);
       }
       // BOTTOM_OF_PIPE: the first timestamp is written once key generation
       // (and the copy) have completed.
@@ -225,61 +354,121 @@ int main(int argc, char** argv) {
       VksortResultBuffer where;
       if (vksortRecordSort(sorter, cmd, &si, &where) != VKSORT_SUCCESS) die(vksortGetLastError());
       vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 1);
-      if (check && n > 0) {
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                      VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
-        VkBufferCopy region{0, 0, req.keysSize};
-        vkCmdCopyBuffer(cmd, where == VKSORT_RESULT_IN_KEYS ? keys.buffer : alt.buffer, after.buffer, 1, &region);
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
-                      VK_ACCESS_HOST_READ_BIT);
-      }
-      // The next run's key generation overwrites the keys: the fence wait
-      // below orders it after this sort.
       if (!ctx.submitAndWait(cmd, kFenceTimeoutNs, &error)) die(error + " at N = " + std::to_string(n));
       uint64_t ts[2];
       vkGetQueryPoolResults(ctx.device, queries, 0, 2, sizeof ts, ts, sizeof(uint64_t),
                             VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
       const uint64_t mask = ctx.timestampValidBits >= 64 ? ~0ull : (1ull << ctx.timestampValidBits) - 1;
-      const double us = double((ts[1] - ts[0]) & mask) * ctx.properties.limits.timestampPeriod * 1e-3;
-      if (run >= warmup) times.push_back(us);
-      if (check && n > 0) {
-        std::vector<uint32_t> ref(static_cast<const uint32_t*>(before.mapped),
-                                  static_cast<const uint32_t*>(before.mapped) + n);
-        cpuRadixSort(ref);
-        ok = std::memcmp(ref.data(), after.mapped, size_t(n) * 4) == 0;
-        if (!ok && std::getenv("VKSORT_DEBUG")) {
-          const uint32_t* got = static_cast<const uint32_t*>(after.mapped);
-          int shown = 0;
-          for (uint32_t i = 0; i < n && shown < 20; ++i)
-            if (got[i] != ref[i]) {
-              std::printf("  [%u] want %08x got %08x\n", i, ref[i], got[i]);
-              ++shown;
-            }
-        }
-        verified = true;
+      const double ms = double((ts[1] - ts[0]) & mask) * double(ctx.properties.limits.timestampPeriod) * 1e-6;
+      if (run >= opt.warmup) times.push_back(ms);
+      if (!verify) continue;
+      checked = push.params;
+
+      inKeys.resize(n, keyBytes);
+      inValues.resize(n, genValues ? valueBytes : 0);
+      std::memcpy(inKeys.data(), staging.mapped, keysBytes);
+      if (genValues) std::memcpy(inValues.data(), static_cast<const char*>(staging.mapped) + keysBytes, valuesBytes);
+      cmd = ctx.beginCommands();
+      fullBarrier(cmd);
+      VkBufferCopy k{0, 0, keysBytes};
+      vkCmdCopyBuffer(cmd, where == VKSORT_RESULT_IN_KEYS ? keys.buffer : alt.buffer, staging.buffer, 1, &k);
+      if (opt.value != bench::kNoValue) {
+        VkBufferCopy v{0, keysBytes, valuesBytes};
+        vkCmdCopyBuffer(cmd, where == VKSORT_RESULT_IN_KEYS ? values.buffer : altValues.buffer, staging.buffer, 1, &v);
+      }
+      toHostBarrier(cmd);
+      if (!ctx.submitAndWait(cmd, kFenceTimeoutNs, &error)) die(error + " at N = " + std::to_string(n));
+      outKeys.resize(n, keyBytes);
+      outValues.resize(n, valueBytes);
+      std::memcpy(outKeys.data(), staging.mapped, keysBytes);
+      if (valueBytes) std::memcpy(outValues.data(), static_cast<const char*>(staging.mapped) + keysBytes, valuesBytes);
+
+      // The input must be what bench_common.h describes (keygen.comp in step
+      // with it): every key up to --reference-max, a sample above.
+      bench::Check gen;
+      if (n <= opt.referenceMax) {
+        gen = bench::checkGenerated(push.params, opt.value, inKeys.words(), inValues.words());
+      } else {
+        for (uint32_t i = 0; i < n && gen.ok; i += 4099)
+          if (inKeys.words()[i] != bench::genKey(push.params, i)) gen.fail("generated key " + std::to_string(i));
+        if (inKeys.words()[n - 1] != bench::genKey(push.params, n - 1)) gen.fail("the last generated key");
+      }
+      const bool reference = n <= opt.referenceMax;
+      check = bench::verifySort(order, opt.value, push.params.valueMask, n, inKeys.words(), inValues.words(),
+                                outKeys.words(), outValues.words(), true, reference);
+      checkWhat = reference ? "std::stable_sort reference + O(N) check" : "O(N) check (order, permutation, stability)";
+      if (!gen.ok) check.fail("keygen.comp disagrees with bench_common.h: " + gen.what);
+      if (!check.ok)
+        std::fprintf(stderr, "vksort_bench: WRONG RESULT: key %s, value %s, dist %s, N = %u, seed %u: %s\n", key.name,
+                     bench::kValueNames[opt.value], bench::kDistNames[opt.dist], n, bench::runSeed(uint32_t(run), n),
+                     check.what.c_str());
+    }
+
+    bench::Row row = base;
+    row.algorithm = "vksort onesweep";
+    row.n = n;
+    row.runs = opt.runs;
+    row.warmup = opt.warmup;
+    row.medianMs = bench::median(times);
+    row.minMs = *std::min_element(times.begin(), times.end());
+    row.tempOnlyBytes = req.tempSize;
+    row.tempBytes = req.tempSize + req.altSize + (opt.value != bench::kNoValue ? req.valuesSize : 0);
+    row.verified = check.ok;
+    row.check = checkWhat;
+    char extra[160];
+    std::snprintf(extra, sizeof extra, "\"tuning\":\"%u,%u,%u,%u,%u,%u\",\"timing\":\"vulkan timestamps\"",
+                  shape.workgroupSize, shape.keysPerThread, shape.ringSlots, shape.lookback, shape.tailGroup,
+                  shape.histogramWorkgroups);
+    row.extra = extra;
+    emit(row);
+    allOk = allOk && check.ok;
+    if (check.ok) gpuMs[n] = row.medianMs;
+
+    for (GpuBuffer* b : {&keys, &alt, &temp, &values, &altValues})
+      if (b->buffer) ctx.destroyBuffer(*b);
+    staging.destroy(ctx.device);
+
+    if (cpu && n <= cpuMax) {
+      const int cpuRuns = n <= (1u << 16) ? 15 : n <= (1u << 20) ? 7 : 3;
+      for (const bool radix : {false, true}) {
+        const bench::CpuResult r =
+            bench::timeCpuSort(radix, inKeys, inValues, opt.value, checked.valueMask, order, cpuRuns);
+        bench::Row c = cpuBase;
+        c.algorithm = radix ? "cpu radix" : "cpu std::sort";
+        c.n = n;
+        c.runs = r.runs;
+        c.medianMs = r.medianMs;
+        c.minMs = r.minMs;
+        c.tempBytes = radix ? VkDeviceSize(n) * (keyBytes + valueBytes) : 0;
+        c.verified = r.check.ok;
+        c.check = radix ? "O(N) check (order, permutation, stability)" : "O(N) check (order, permutation)";
+        emit(c);
+        if (!r.check.ok)
+          std::fprintf(stderr, "vksort_bench: %s WRONG: %s\n", c.algorithm.c_str(), r.check.what.c_str());
+        allOk = allOk && r.check.ok;
+        if (r.check.ok && (!cpuBestMs.count(n) || r.medianMs < cpuBestMs[n])) cpuBestMs[n] = r.medianMs;
       }
     }
-    std::sort(times.begin(), times.end());
-    const double median = times[times.size() / 2], best = times.front();
-    const double gkeys = median > 0 ? n / median * 1e-3 : 0;
-    std::printf("%12u %12.1f %12.1f %14.3f %s\n", n, median, best, gkeys, !verified ? "n/a" : ok ? "ok" : "WRONG");
-    std::fflush(stdout);
-    allOk = allOk && ok;
-    if (json) {
-      const VksortTuning t = tuning;
-      std::fprintf(json,
-                   "{\"impl\":\"vksort\",\"algorithm\":\"onesweep\",\"device\":\"%s\",\"driver\":\"%s\","
-                   "\"commit\":\"%s\",\"key\":\"u32\",\"payload\":\"none\",\"n\":%u,\"dist\":\"uniform\","
-                   "\"runs\":%d,\"median_ms\":%.6f,\"min_ms\":%.6f,\"keys_per_s\":%.1f,\"temp_bytes\":%llu,"
-                   "\"verified\":%s,\"tuning\":\"%u,%u,%u,%u,%u,%u\"}\n",
-                   ctx.deviceName().c_str(), ctx.driverDescription().c_str(), commit, n, runs, median * 1e-3,
-                   best * 1e-3, gkeys * 1e9, (unsigned long long)req.tempSize, ok ? "true" : "false", t.workgroupSize,
-                   t.keysPerThread, t.ringSlots, t.lookback, t.tailGroup, t.histogramWorkgroups);
-      std::fflush(json);
-    }
-    for (GpuBuffer* b : {&keys, &alt, &temp, &before, &after}) ctx.destroyBuffer(*b);
   }
   if (json) std::fclose(json);
+
+  if (cpu) {
+    // The smallest N where vksort beat the faster CPU sort, and the largest
+    // where it lost, in case the sweep is not monotonic.
+    uint32_t firstWin = 0, lastLoss = 0, largest = 0;
+    for (const auto& [n, cpuMs] : cpuBestMs) {
+      if (!gpuMs.count(n)) continue;
+      largest = std::max(largest, n);
+      if (gpuMs[n] < cpuMs && firstWin == 0) firstWin = n;
+      if (gpuMs[n] >= cpuMs) lastLoss = n;
+    }
+    if (firstWin == 0)
+      std::printf("GPU/CPU crossover: vksort beat the best CPU sort at no measured N (up to %u)\n", largest);
+    else
+      std::printf("GPU/CPU crossover: vksort beats the best CPU sort from N = %u%s\n", firstWin,
+                  lastLoss > firstWin ? (" (but lost again at N = " + std::to_string(lastLoss) + ")").c_str() : "");
+  }
+
   for (const std::string& m : ctx.takeValidationMessages()) {
     std::fprintf(stderr, "validation: %s\n", m.c_str());
     allOk = false;
