@@ -34,7 +34,7 @@ void clearError() { tLastError[0] = '\0'; }
 static_assert(sizeof(VksortPush) == 112, "push constants must match the GLSL std430 layout");
 
 constexpr VkDeviceSize kTempAlignment = 16;
-constexpr uint32_t kHistogramWorkgroupSize = 256;
+constexpr uint32_t kHistogramWorkgroupSize = 256;     // at most: see Shape::histogramWorkgroupSize
 constexpr uint32_t kHistogramKeysPerInvocation = 16;  // before adding another persistent workgroup
 constexpr uint32_t kHistogramMaxLoop = 2048;          // grid-stride steps per invocation, at most
 
@@ -263,18 +263,29 @@ struct Shape {
   bool statusRmw;        // status ring through read-modify-write atomics only (see status_ring.glsl)
   bool pinSubgroupSize;  // pass VkPipelineShaderStageRequiredSubgroupSizeCreateInfo
   VksortTuning t;
+  uint32_t histogramWorkgroupSize;  // 256, or less where subgroups x maxComputeWorkgroupSubgroups is smaller
   uint32_t tileKeys() const { return t.workgroupSize * t.keysPerThread; }
   uint32_t keyBits() const { return 32 * keyWords; }
 };
 
 // Fills the key and value fields of a Shape from the create info.
-VksortResult chooseTypes(VksortKeyType key, VksortValueType value, Shape* s) {
-  if (uint32_t(key) > VKSORT_KEY_F64)
-    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "keyType %d is not a VksortKeyType", key);
-  if (uint32_t(value) > VKSORT_VALUE_INDEX)
-    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "valueType %d is not a VksortValueType", value);
+// Reads a C enum field as the integer a C caller may have put there: an
+// out-of-range value must be reported, and loading it as the C++ enum type
+// would be undefined behaviour.
+uint32_t enumValue(const void* field) {
+  int32_t v;
+  std::memcpy(&v, field, sizeof v);
+  return uint32_t(v);
+}
+
+VksortResult chooseTypes(const VksortCreateInfo& ci, Shape* s) {
+  static_assert(sizeof(VksortKeyType) == 4 && sizeof(VksortValueType) == 4, "C enums are 32-bit");
+  const uint32_t key = enumValue(&ci.keyType), value = enumValue(&ci.valueType);
+  if (key > VKSORT_KEY_F64) return fail(VKSORT_ERROR_INVALID_ARGUMENT, "keyType %u is not a VksortKeyType", key);
+  if (value > VKSORT_VALUE_INDEX)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "valueType %u is not a VksortValueType", value);
   s->keyWords = key >= VKSORT_KEY_U64 ? 2 : 1;
-  s->keyKind = uint32_t(key) % 3;  // U32/U64 -> 0, I32/I64 -> 1, F32/F64 -> 2
+  s->keyKind = key % 3;  // U32/U64 -> 0, I32/I64 -> 1, F32/F64 -> 2
   s->valueWords = value == VKSORT_VALUE_64 ? 2 : value == VKSORT_VALUE_NONE ? 0 : 1;
   s->valueIndex = value == VKSORT_VALUE_INDEX;
   return VKSORT_SUCCESS;
@@ -313,6 +324,8 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   if (s->pinSubgroupSize && info.props13.maxComputeWorkgroupSubgroups * sg < maxWg)
     maxWg = info.props13.maxComputeWorkgroupSubgroups * sg;
   while (d.workgroupSize > maxWg) d.workgroupSize /= 2;
+  s->histogramWorkgroupSize = kHistogramWorkgroupSize;
+  while (s->histogramWorkgroupSize > maxWg) s->histogramWorkgroupSize /= 2;
   d.keysPerThread = 20;
   while (d.keysPerThread > 1 &&
          onesweepSharedBytes(d.workgroupSize, d.keysPerThread, sg, itemWords) > lim.maxComputeSharedMemorySize)
@@ -542,7 +555,7 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
                 missing.text);
 
   Shape shape;
-  if ((r = chooseTypes(ci->keyType, ci->valueType, &shape)) != VKSORT_SUCCESS) return r;
+  if ((r = chooseTypes(*ci, &shape)) != VKSORT_SUCCESS) return r;
   if ((r = chooseShape(info, ci->pTuning, &shape)) != VKSORT_SUCCESS) return r;
 
   void* mem = ci->pAllocationCallbacks
@@ -581,7 +594,7 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
     if (vr != VK_SUCCESS) r = fail(VKSORT_ERROR_VULKAN, "vkCreatePipelineLayout failed: VkResult %d", vr);
   }
   if (r == VKSORT_SUCCESS) {
-    const uint32_t hc[] = {kHistogramWorkgroupSize, shape.subgroupSize, shape.keyWords, shape.keyKind};
+    const uint32_t hc[] = {shape.histogramWorkgroupSize, shape.subgroupSize, shape.keyWords, shape.keyKind};
     r = createPipeline(s, ci->pipelineCache, vksort_histogram_spv, sizeof vksort_histogram_spv, hc, 4, "histogram",
                        &s->histogram);
   }
@@ -804,14 +817,14 @@ VksortResult vksortRecordSort(VksortSorter s, VkCommandBuffer cmd, const VksortS
   const Shape& shape = s->shape;
   const uint32_t tile = shape.tileKeys();
   const uint32_t numTiles = (info->count + tile - 1) / tile;
-  const uint32_t perWorkgroup = kHistogramWorkgroupSize * kHistogramKeysPerInvocation;
+  const uint32_t histWg = shape.histogramWorkgroupSize;
+  const uint32_t perWorkgroup = histWg * kHistogramKeysPerInvocation;
   uint32_t histWorkgroups = (info->count + perWorkgroup - 1) / perWorkgroup;
   if (histWorkgroups > shape.t.histogramWorkgroups) histWorkgroups = shape.t.histogramWorkgroups;
   // Never more than kHistogramMaxLoop grid-stride steps per invocation: llvmpipe
   // ends a shader's loops after 65535 iterations in all (status_ring.glsl).
-  const uint32_t minWorkgroups =
-      uint32_t((uint64_t(info->count) + uint64_t(kHistogramWorkgroupSize) * kHistogramMaxLoop - 1) /
-               (uint64_t(kHistogramWorkgroupSize) * kHistogramMaxLoop));
+  const uint32_t minWorkgroups = uint32_t((uint64_t(info->count) + uint64_t(histWg) * kHistogramMaxLoop - 1) /
+                                          (uint64_t(histWg) * kHistogramMaxLoop));
   if (histWorkgroups < minWorkgroups) histWorkgroups = minWorkgroups;
   const VkDeviceAddress keys[2] = {addressOf(s, info->keys), addressOf(s, info->alt)};
   VkDeviceAddress values[2] = {0, 0};
