@@ -993,6 +993,7 @@ int Viewer::run() {
   const int frames = opt_.frames > 0 ? opt_.frames : (opt_.headless ? 1 : 0);
   bool ok = true;
   double sortSum = 0;
+  int framesDone = 0;
   auto last = std::chrono::steady_clock::now();
   for (int frame = 0; frames == 0 || frame < frames; ++frame) {
     const bool lastFrame = frames > 0 && frame == frames - 1;
@@ -1050,6 +1051,7 @@ int Viewer::run() {
       sortMs_ = double(t[3] - t[2]) * ms;
       drawMs_ = double(t[4] - t[3]) * ms;
       sortSum += sortMs_;
+      ++framesDone;
     }
     if (opt_.headless || frames > 0)
       std::printf("frame %d: %u of %d visible, cull %.2f ms, sort %.2f ms (%s), draw %.2f ms\n", frame, visible_,
@@ -1067,6 +1069,8 @@ int Viewer::run() {
     }
   }
 
+  if (framesDone > 0 && sort_)
+    std::printf("mean sort time over %d frames: %.3f ms\n", framesDone, sortSum / framesDone);
   vkDeviceWaitIdle(device_);
   ImGui_ImplVulkan_Shutdown();
   if (window_) ImGui_ImplGlfw_Shutdown();
