@@ -2,15 +2,19 @@
 # Installs what vksort needs to build, test and run on Debian (bookworm or
 # later): the compiler and build tools, the Vulkan headers and loader, volk,
 # glslang, SPIRV-Tools, doctest, and for running without a GPU, lavapipe
-# (mesa-vulkan-drivers) with the Khronos validation layer.
-#   .ci/install-deps.sh        what building, testing and the demo need
+# (mesa-vulkan-drivers) with the Khronos validation layer; for the samples,
+# GLFW, Dear ImGui (whose libimgui.a holds the GLFW and Vulkan backends) and
+# stb (PNG writing; libimgui-dev depends on it too).
+#   .ci/install-deps.sh        what building, testing, the demo and the samples need
 #   .ci/install-deps.sh --ci   also clang and clang-format, for the CI checks
-#                              (.ci/build-matrix.sh, .ci/check-format.sh)
+#                              (.ci/build-matrix.sh, .ci/check-format.sh), and
+#                              Xvfb (xvfb, xauth) for the windowed viewer run
+#                              (samples/run-samples.sh)
 set -euo pipefail
 pkgs=(cmake ninja-build g++ git pkg-config libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools doctest-dev
-      mesa-vulkan-drivers vulkan-validationlayers)
+      mesa-vulkan-drivers vulkan-validationlayers libglfw3-dev libimgui-dev libstb-dev)
 if [ "${1:-}" = --ci ]; then
-  pkgs+=(clang clang-format)
+  pkgs+=(clang clang-format xvfb xauth)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
