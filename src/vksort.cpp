@@ -314,19 +314,22 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   s->statusRmw = info.props12.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
   const uint32_t sg = s->subgroupSize;
   const uint32_t itemWords = s->keyWords > s->valueWords ? s->keyWords : s->valueWords;
-  // Defaults. Up to 16 subgroups keeps the per-subgroup histograms at 16 KiB.
-  // 20 keys per invocation: on the H100 a 512 x 20 tile beat 512 x 15, 256 x 15,
-  // 256 x 30 and 1024 x 8 (samples/bench/results). Ring: 768 tiles x 256 digits x 8 bytes = 1.5 MiB, enough
-  // for every tile in flight on a large GPU plus the look-back window.
+  // Defaults. Up to 16 subgroups keeps the per-subgroup histograms at 16 KiB,
+  // with 20 keys per invocation (session 1, H100: 512 x 20 beat 512 x 15,
+  // 256 x 15, 256 x 30 and 1024 x 8). On NVIDIA, 1024 x 10 (32 subgroups)
+  // beat 512 x 20 by 7% at 2^24 and 2^28 u32 keys on an H200 (2026-11-21,
+  // samples/bench/results). Ring: 768 tiles x 256 digits x 8 bytes = 1.5 MiB,
+  // enough for every tile in flight on a large GPU plus the look-back window.
+  const bool nvidia = info.props12.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY && sg == 32;
   VksortTuning d{};
-  d.workgroupSize = sg * 16 < 512 ? sg * 16 : 512;
+  d.workgroupSize = nvidia ? 1024 : sg * 16 < 512 ? sg * 16 : 512;
   uint32_t maxWg = lim.maxComputeWorkGroupInvocations;
   if (s->pinSubgroupSize && info.props13.maxComputeWorkgroupSubgroups * sg < maxWg)
     maxWg = info.props13.maxComputeWorkgroupSubgroups * sg;
   while (d.workgroupSize > maxWg) d.workgroupSize /= 2;
   s->histogramWorkgroupSize = kHistogramWorkgroupSize;
   while (s->histogramWorkgroupSize > maxWg) s->histogramWorkgroupSize /= 2;
-  d.keysPerThread = 20;
+  d.keysPerThread = d.workgroupSize == 1024 ? 10 : 20;
   while (d.keysPerThread > 1 &&
          onesweepSharedBytes(d.workgroupSize, d.keysPerThread, sg, itemWords) > lim.maxComputeSharedMemorySize)
     --d.keysPerThread;
