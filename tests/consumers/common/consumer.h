@@ -32,6 +32,9 @@ constexpr uint64_t kFenceTimeoutNs = 30ull * 1000 * 1000 * 1000;
 struct Hooks {
   void (*instanceCreated)(VkInstance) = nullptr;
   void (*deviceCreated)(VkDevice) = nullptr;
+  // Also hand vksort a vkGetDeviceProcAddr (the route "the caller's
+  // vkGetDeviceProcAddr"); otherwise vksort loads it itself.
+  bool passDeviceProcAddr = false;
 };
 
 // VkAllocationCallbacks that count their calls, to show that vksort passes
@@ -217,6 +220,7 @@ inline int run(const char* route, PFN_vkGetInstanceProcAddr getInstanceProcAddr,
   ci.physicalDevice = gpu;
   ci.device = device;
   ci.pfnGetInstanceProcAddr = getInstanceProcAddr;
+  if (hooks.passDeviceProcAddr) ci.pfnGetDeviceProcAddr = vkGetDeviceProcAddr;
   ci.pDeviceCreateInfo = &dci;
   ci.pipelineCache = cache;
   ci.pAllocationCallbacks = &callbacks;

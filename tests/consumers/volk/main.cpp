@@ -1,5 +1,5 @@
 // vksort with volk: volk finds the loader at run time, and vksort gets volk's
-// vkGetInstanceProcAddr.
+// vkGetInstanceProcAddr and (after volkLoadDevice) volk's vkGetDeviceProcAddr.
 #include <volk.h>
 
 #include "consumer.h"
@@ -9,5 +9,6 @@ int main() {
   consumer::Hooks hooks;
   hooks.instanceCreated = volkLoadInstanceOnly;
   hooks.deviceCreated = volkLoadDevice;
+  hooks.passDeviceProcAddr = true;
   return consumer::run("volk", vkGetInstanceProcAddr, hooks);
 }
