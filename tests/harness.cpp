@@ -53,6 +53,12 @@ uint32_t SorterHolder::tile() const {
   return t.workgroupSize * t.keysPerThread;
 }
 
+uint32_t SorterHolder::smallSortKeys() const {
+  VksortTuning t;
+  vksortGetTuning(sorter, &t);
+  return t.smallWorkgroupSize * t.smallKeysPerThread;
+}
+
 GuardedRange::GuardedRange(VkDeviceSize rangeSize, VkBufferUsageFlags usage) : size(rangeSize) {
   buf = gCtx->createBuffer(rangeSize + 2 * kGuard,
                            usage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);

@@ -93,6 +93,8 @@ TEST_CASE("sorts every edge size: 0, 1, 2, tile +- 1, 2^k +- 1, primes, 1M, 4M")
     sizes.push_back((1u << k) - 1);
     sizes.push_back((1u << k) + 1);
   }
+  const uint32_t small = s.smallSortKeys();  // the one-workgroup path up to here
+  for (uint32_t n : {small - 1, small, small + 1}) sizes.push_back(n);
   auto rng = caseRng(1);
   for (uint32_t n : sizes) checkSort(s, makeKeys(n, Dist::Uniform, rng), "uniform");
 }

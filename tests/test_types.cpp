@@ -262,7 +262,7 @@ TEST_CASE("every key type x value type x order x bit range, at edge sizes") {
           c.label = std::string(key.name) + ", " + value.name + ", " + (descending ? "descending" : "ascending") +
                     ", " + range.name;
           const Dist dist = Dist(variant++ % 3);
-          for (uint32_t n : {1u, t - 1, t + 1, 65537u}) {
+          for (uint32_t n : {1u, s.smallSortKeys() + 1, t - 1, t + 1, 65537u}) {
             checkTypedSort(s, c, makeKeys(n, key, dist, rng));
             ++sorts;
           }

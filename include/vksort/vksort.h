@@ -170,6 +170,12 @@ typedef struct VksortTuning {
   // Fault injection, for tests: each tile holds back its status for up to
   // this many polling rounds (varying by tile) before publishing. 0 = off.
   uint32_t faultPublishDelay;
+  // The small-N path: counts up to smallWorkgroupSize x smallKeysPerThread
+  // are sorted by one workgroup in one dispatch, every pass in shared memory
+  // and the caller's buffers (defaults: the largest workgroup up to 1024, 4
+  // keys each).
+  uint32_t smallWorkgroupSize;
+  uint32_t smallKeysPerThread;
 } VksortTuning;
 
 typedef struct VksortCreateInfo {
