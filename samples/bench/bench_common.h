@@ -301,26 +301,37 @@ inline Check verifySort(const Order& o, ValueMode vm, uint32_t valueMask, size_t
     }
     if (hIn != hOut || xIn != xOut || sIn != sOut) c.fail("the multiset of keys changed");
   } else {
-    std::vector<uint8_t> seen(n, 0);
+    // One bit per input; the messages are built only on a failure (this loop
+    // runs over 2^28 elements).
+    std::vector<uint64_t> seen((n + 63) / 64, 0);
     uint64_t prevSrc = 0;
-    for (size_t j = 0; j < n && c.ok; ++j) {
+    for (size_t j = 0; j < n; ++j) {
       const uint64_t v = outValues[j];
       const uint64_t src = sourceIndex(vm, valueMask, v);
-      const std::string at = "output " + std::to_string(j) + " (value " + hex(v) + ")";
+      auto at = [&]() { return "output " + std::to_string(j) + " (value " + hex(v) + ")"; };
       if (src >= n) {
-        c.fail(at + ": no input has this value");
-      } else if (seen[src]) {
-        c.fail(at + ": input " + std::to_string(src) + " appears twice");
-      } else {
-        seen[src] = 1;
-        if (outKeys[j] != inKeys[src])
-          c.fail(at + ": key " + hex(outKeys[j]) + " but input " + std::to_string(src) + " had key " +
-                 hex(inKeys[src]));
-        else if (vm != kIndex && v != inValues[src])
-          c.fail(at + ": input " + std::to_string(src) + " had value " + hex(inValues[src]));
-        else if (stable && j > 0 && src < prevSrc && o.sortKey(outKeys[j - 1]) == o.sortKey(outKeys[j]))
-          c.fail(at + ": not stable (input " + std::to_string(src) + " after input " + std::to_string(prevSrc) +
-                 " with an equal key)");
+        c.fail(at() + ": no input has this value");
+        break;
+      }
+      const uint64_t bit = 1ull << (src & 63);
+      if (seen[src / 64] & bit) {
+        c.fail(at() + ": input " + std::to_string(src) + " appears twice");
+        break;
+      }
+      seen[src / 64] |= bit;
+      if (outKeys[j] != inKeys[src]) {
+        c.fail(at() + ": key " + hex(outKeys[j]) + " but input " + std::to_string(src) + " had key " +
+               hex(inKeys[src]));
+        break;
+      }
+      if (vm != kIndex && v != inValues[src]) {
+        c.fail(at() + ": input " + std::to_string(src) + " had value " + hex(inValues[src]));
+        break;
+      }
+      if (stable && j > 0 && src < prevSrc && o.sortKey(outKeys[j - 1]) == o.sortKey(outKeys[j])) {
+        c.fail(at() + ": not stable (input " + std::to_string(src) + " after input " + std::to_string(prevSrc) +
+               " with an equal key)");
+        break;
       }
       prevSrc = src;
     }
@@ -364,6 +375,7 @@ struct CommonOptions {
   bool bitsGiven = false;
   uint32_t beginBit = 0, endBit = 0;  // resolved by resolve()
   uint32_t referenceMax = 1u << 22;   // compare with std::stable_sort up to this N
+  bool times = false;                 // every timed run's time in the rows
   uint64_t maxSize = 0xFFFFFFFFull;
 
   const KeyInfo& keyInfo() const { return kKeys[key]; }
@@ -391,6 +403,7 @@ inline const char* commonUsage() {
          "                      bits [0, 30); presorted: ascending input\n"
          "  --descending        largest key first (still stable)\n"
          "  --bits B,E          sort by bits [B, E) of the order-preserving key only\n"
+         "  --times             also write every timed run's time (times_ms) in the JSON rows\n"
          "  --reference-max N   also compare with std::stable_sort up to this N (default 4194304);\n"
          "                      larger sizes get the O(N) check (sortedness, permutation, stability)\n";
 }
@@ -478,6 +491,8 @@ inline bool parseCommonOption(const char* prog, int argc, char** argv, int& i, C
     o.bitsGiven = true;
     o.beginBit = static_cast<uint32_t>(b[0]);
     o.endBit = static_cast<uint32_t>(b[1]);
+  } else if (a == "--times") {
+    o.times = true;
   } else if (a == "--reference-max") {
     o.referenceMax = static_cast<uint32_t>(std::min<uint64_t>(parseNumber(prog, next(), a.c_str()), 0xFFFFFFFFull));
   } else {
@@ -533,8 +548,9 @@ struct Row {
   // buffers plus the sorter's own temporary storage (tempOnlyBytes).
   uint64_t tempBytes = 0, tempOnlyBytes = 0;
   bool verified = false;
-  std::string check;  // what the verification did
-  std::string extra;  // more "name":value pairs, already JSON, without a leading comma
+  std::string check;            // what the verification did
+  std::string extra;            // more "name":value pairs, already JSON, without a leading comma
+  std::vector<double> timesMs;  // every timed run, in run order (written when not empty)
 
   double keysPerS() const { return medianMs > 0 ? n / (medianMs * 1e-3) : 0; }
   std::string json() const {
@@ -551,6 +567,15 @@ struct Row {
                     "\",\"key\":\"" + jsonEscape(key) + "\",\"value\":\"" + jsonEscape(value) + "\"," + num +
                     ",\"check\":\"" + jsonEscape(check) + "\"";
     if (!extra.empty()) s += "," + extra;
+    if (!timesMs.empty()) {
+      s += ",\"times_ms\":[";
+      for (size_t i = 0; i < timesMs.size(); ++i) {
+        char t[32];
+        std::snprintf(t, sizeof t, "%s%.6f", i ? "," : "", timesMs[i]);
+        s += t;
+      }
+      s += "]";
+    }
     return s + "}";
   }
 };

@@ -227,6 +227,7 @@ def plot(rows, path, key, value, dist):
         pts = sorted(series[algo])
         ax.plot([p[0] for p in pts], [p[1] for p in pts], styles.get(algo, "^--"), label=algo)
     ax.set_xscale("log", base=2)
+    ax.set_yscale("log")  # the CPU sorts are 100x slower
     ax.set_xlabel("N (keys)")
     ax.set_ylabel("G keys/s (median)")
     ax.set_title(label(g))

@@ -232,6 +232,7 @@ static bool run_config(const bench::CommonOptions& opt, const Env& env, FILE* js
     row.check = n <= opt.referenceMax ? "std::stable_sort reference + O(N) check"
                                       : "O(N) check (order, permutation, stability)";
     row.extra = "\"timing\":\"cuda events\"";
+    if (opt.times) row.timesMs = times_ms;
 
     std::printf("%12u %12.2f %12.2f %10.3f %14llu  %s\n", n, row.medianMs * 1e3, row.minMs * 1e3, row.keysPerS() * 1e-9,
                 (unsigned long long)row.tempBytes, check.ok ? "ok" : "WRONG");

@@ -420,6 +420,7 @@ int main(int argc, char** argv) {
                   shape.workgroupSize, shape.keysPerThread, shape.ringSlots, shape.lookback, shape.tailGroup,
                   shape.histogramWorkgroups);
     row.extra = extra;
+    if (opt.times) row.timesMs = times;
     emit(row);
     allOk = allOk && check.ok;
     if (check.ok) gpuMs[n] = row.medianMs;
