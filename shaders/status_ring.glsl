@@ -125,25 +125,36 @@ void retireTile(uint pass, uint tile) {
             gl_SemanticsRelease);
 }
 
-// Polls entry i until it holds tag `tag` or a newer one, or the budget runs
-// out; returns the last value read.
-uint64_t pollStatus(uint i, uint tag) {
+// Whether entry e is still worth waiting for: an older tag (not published
+// yet), or, when the reader wants an inclusive prefix, this tile's aggregate.
+bool statusPending(uint64_t e, uint tag, bool wantInclusive) {
+  const uint t = uint(e >> 32);
+  return t < tag || (wantInclusive && t == tag && (uint(e) & VKSORT_STATUS_INCLUSIVE) == 0u);
+}
+
+// Polls entry i while it is pending and the budget lasts; returns the last
+// value read.
+uint64_t pollStatus(uint i, uint tag, bool wantInclusive) {
   uint64_t e = loadStatus(i);
-  while (uint(e >> 32) < tag && gSpinLeft > 0u) {
+  while (statusPending(e, tag, wantInclusive) && gSpinLeft > 0u) {
     --gSpinLeft;
-    VKSORT_POLL_ROUND(if (uint(e >> 32) < tag) e = loadStatus(i);)
+    VKSORT_POLL_ROUND(if (statusPending(e, tag, wantInclusive)) e = loadStatus(i);)
   }
   return e;
 }
 
 // Walks one digit's look-back from tile `next` - 1 down, adding the counts
 // it finds to `prefix`, until it finds an inclusive prefix (then next = 0)
-// or an entry that is not there (then tile next - 1 is missing).
-void walkBack(uint pass, uint digit, inout uint prefix, inout uint next) {
+// or an entry that is not there (then tile next - 1 is missing). LOOKBACK
+// tiles back it waits for the inclusive prefix rather than walking on (seed
+// 000's bounded look-back): longer walks over aggregates would reach slots
+// the ring may have reused, whose loss costs a fallback. After the budget it
+// takes the aggregate and walks on.
+void walkBack(uint pass, uint tile, uint digit, inout uint prefix, inout uint next) {
   while (next > 0u) {
     const uint j = next - 1u;
     const uint tag = statusTag(pass, j);
-    const uint64_t e = pollStatus(statusSlot(j, digit), tag);
+    const uint64_t e = pollStatus(statusSlot(j, digit), tag, tile - j >= LOOKBACK);
     if (uint(e >> 32) != tag) break;
     prefix += uint(e) & VKSORT_STATUS_VALUE_MASK;
     next = (uint(e) & VKSORT_STATUS_INCLUSIVE) != 0u ? 0u : j;
@@ -170,7 +181,7 @@ void lookBack(uint pass, uint tile, U32Buf globalStart) {
   for (uint k = 0; k < LB_DIGITS; ++k) {
     prefix[k] = 0u;
     next[k] = tid + k * WG_SIZE < VKSORT_RADIX ? tile : 0u;
-    walkBack(pass, tid + k * WG_SIZE, prefix[k], next[k]);
+    walkBack(pass, tile, tid + k * WG_SIZE, prefix[k], next[k]);
   }
   for (uint round = 0;; ++round) {
     // Keep the spin budget uniform across the subgroup, so that a SIMD
@@ -200,7 +211,7 @@ void lookBack(uint pass, uint tile, U32Buf globalStart) {
         prefix[k] += sLookCount[d];
         if (j == 0u) prefix[k] += globalStart.v[pass * VKSORT_RADIX + d];
         next[k] = j;
-        walkBack(pass, d, prefix[k], next[k]);
+        walkBack(pass, tile, d, prefix[k], next[k]);
       }
     }
   }
