@@ -33,13 +33,18 @@ void barrierToHost(VkCommandBuffer cmd) {
                        nullptr);
 }
 
-SorterHolder::SorterHolder(const VksortTuning* tuning, VksortKeyType key, VksortValueType value) {
+VksortCreateInfo baseCreateInfo() {
   VksortCreateInfo ci{};
   ci.instance = gCtx->instance;
   ci.physicalDevice = gCtx->physicalDevice;
   ci.device = gCtx->device;
   ci.pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
   ci.pDeviceCreateInfo = &gCtx->deviceCreateInfo;
+  return ci;
+}
+
+SorterHolder::SorterHolder(const VksortTuning* tuning, VksortKeyType key, VksortValueType value) {
+  VksortCreateInfo ci = baseCreateInfo();
   ci.pTuning = tuning;
   ci.keyType = key;
   ci.valueType = value;

@@ -24,6 +24,8 @@ void requireNoValidationMessages();
 std::mt19937_64 caseRng(uint64_t salt);
 // Ends, submits and waits on cmd; a timeout or error ends the test run.
 void submitOrDie(VkCommandBuffer cmd, const std::string& label);
+// A create info for the test device, everything else default.
+VksortCreateInfo baseCreateInfo();
 // A barrier from the sort's writes to host reads.
 void barrierToHost(VkCommandBuffer cmd);
 

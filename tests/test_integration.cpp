@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "harness.h"
+#include "mix32.h"
 #include "test_count_unsorted_spv.h"
 #include "test_make_keys_spv.h"
 
@@ -60,25 +61,12 @@ void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags 
   vkCmdPipelineBarrier(cmd, src, dst, 0, 1, &mb, 0, nullptr, 0, nullptr);
 }
 
-uint32_t hashKey(uint32_t x) {  // make_keys.comp's hash
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  return x ^ (x >> 16);
-}
-
 }  // namespace
 
 TEST_CASE("a sort between other compute work, with the header's barriers, labels and timestamps") {
   TestPipeline makeKeys(test_make_keys_spv, sizeof test_make_keys_spv, 16);
   TestPipeline countUnsorted(test_count_unsorted_spv, sizeof test_count_unsorted_spv, 24);
-  VksortCreateInfo ci{};
-  ci.instance = gCtx->instance;
-  ci.physicalDevice = gCtx->physicalDevice;
-  ci.device = gCtx->device;
-  ci.pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
-  ci.pDeviceCreateInfo = &gCtx->deviceCreateInfo;
+  VksortCreateInfo ci = baseCreateInfo();
   ci.debugLabels = VK_TRUE;  // the harness enables VK_EXT_debug_utils with validation
   VksortSorter sorter;
   REQUIRE_MESSAGE(vksortCreateSorter(&ci, &sorter) == VKSORT_SUCCESS, vksortGetLastError());
@@ -139,7 +127,7 @@ TEST_CASE("a sort between other compute work, with the header's barriers, labels
 
     CHECK_MESSAGE(*out.data() == 0, "the consumer pass saw " << *out.data() << " out-of-order pairs");
     std::vector<uint32_t> expected(n), got(result.data(), result.data() + n);
-    for (uint32_t i = 0; i < n; ++i) expected[i] = hashKey(i ^ seed);
+    for (uint32_t i = 0; i < n; ++i) expected[i] = mix32(i ^ seed);
     std::sort(expected.begin(), expected.end());
     CHECK_MESSAGE(got == expected, "the result is not the sorted input");
     uint64_t stamps[2] = {0, 0};

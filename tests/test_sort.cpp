@@ -248,11 +248,7 @@ TEST_CASE("bad input returns an error with a message and records nothing") {
 
 TEST_CASE("creation fails clearly without the required features, and with bad tuning") {
   VkDeviceCreateInfo bare{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};  // as if nothing was enabled
-  VksortCreateInfo ci{};
-  ci.instance = gCtx->instance;
-  ci.physicalDevice = gCtx->physicalDevice;
-  ci.device = gCtx->device;
-  ci.pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
+  VksortCreateInfo ci = baseCreateInfo();
   ci.pDeviceCreateInfo = &bare;
   VksortSorter sorter = nullptr;
   CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_FEATURE_NOT_ENABLED);

@@ -363,12 +363,7 @@ TEST_CASE("indirect count: below, at and above maxCount (clamped)") {
 }
 
 TEST_CASE("bad type, value and bit-range arguments are refused") {
-  VksortCreateInfo ci{};
-  ci.instance = gCtx->instance;
-  ci.physicalDevice = gCtx->physicalDevice;
-  ci.device = gCtx->device;
-  ci.pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
-  ci.pDeviceCreateInfo = &gCtx->deviceCreateInfo;
+  VksortCreateInfo ci = baseCreateInfo();
   VksortSorter sorter = nullptr;
   const int badEnum = 17;  // what a C caller could pass
   static_assert(sizeof(VksortKeyType) == sizeof(int) && sizeof(VksortValueType) == sizeof(int), "C enums");

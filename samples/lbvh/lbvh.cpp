@@ -27,6 +27,7 @@
 #include "lbvh_morton_spv.h"
 #include "lbvh_raycast_spv.h"
 #include "lbvh_refit_spv.h"
+#include "mix32.h"
 #include "vk_context.h"
 
 namespace {
@@ -54,15 +55,6 @@ struct Triangle {
 struct Node {
   float lo[4], hi[4];  // see lbvh.glsl
 };
-
-uint32_t mix32(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
 
 // Small triangles ("scales") in random orientations over a torus and a sphere
 // that passes through it. Sizes shrink with N so that the surfaces stay about

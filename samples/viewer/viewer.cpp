@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "mix32.h"
 #include "viewer_cull_spv.h"
 #include "viewer_particle_frag_spv.h"
 #include "viewer_particle_vert_spv.h"
@@ -94,15 +95,6 @@ struct Image {
   VkDeviceMemory memory = VK_NULL_HANDLE;
   VkImageView view = VK_NULL_HANDLE;
 };
-
-uint32_t mix32(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
 
 // A few overlapping, differently coloured gaussian clouds. Particle i's cloud
 // is random, so the buffer order has nothing to do with depth.
