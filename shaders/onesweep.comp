@@ -7,7 +7,8 @@
 //     and waits until its status-ring slot is free;
 //  2. ranks its keys within each subgroup by ballots on the digit bits
 //     (warp-level multisplit), keeping one digit histogram per subgroup so
-//     the rank is stable without ordering atomics between subgroups;
+//     the rank is stable without ordering atomics between subgroups
+//     (steps 2, 4 and 6 are tile_sort.glsl, shared with the portable path);
 //  3. publishes its per-digit counts, then scans them into local digit starts;
 //  4. sorts the tile locally in shared memory;
 //  5. looks back over the ring for each digit's global position (with a
@@ -36,36 +37,16 @@ layout(constant_id = 9) const uint KEY_WORDS = 1;    // 1: 32-bit keys, 2: 64-bi
 layout(constant_id = 10) const uint KEY_KIND = 0;    // KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
 layout(constant_id = 11) const uint VALUE_WORDS = 0; // 0: keys only, 1: 32-bit values, 2: 64-bit values
 layout(constant_id = 12) const bool VALUE_INDEX = false;  // argsort: pass 0 makes value = input index
+#define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
-
-const uint TILE = WG_SIZE * KEYS_PER_THREAD;
-
-// The key at `index` of this pass's input, as sort bits (pass 0 maps them).
-uvec2 loadKey(uint pass, uint index) {
-  return toSortBits(loadKeyWords(pc.keysIn, index));  // pc.loadXor is zero after pass 0
-}
-uint loadKeyDigit(uint pass, uint index) { return digitOf(loadKey(pass, index), pass); }
-
+#include "tile_sort.glsl"
 #include "status_ring.glsl"
 
-const uint SG_KEYS = SG_SIZE * KEYS_PER_THREAD;
-const uint HIST_WORDS = NUM_SUBGROUPS * VKSORT_RADIX;
-const uint ITEM_WORDS = KEY_WORDS > VALUE_WORDS ? KEY_WORDS : VALUE_WORDS;
-const uint WORK_WORDS = TILE * ITEM_WORDS > HIST_WORDS ? TILE * ITEM_WORDS : HIST_WORDS;
-
-// First the per-subgroup digit histograms, then (after their prefixes are in
-// registers) the locally sorted keys of the tile, then its values. A 64-bit
-// item keeps its low words in [0, TILE) and its high words in [TILE, 2 TILE).
-shared uint sWork[WORK_WORDS];
-// Per digit: the tile's count, then (global start - local start).
-shared uint sDigitBase[VKSORT_RADIX];
 shared uint sTile;
 
 void main() {
   const uint tid = gl_LocalInvocationIndex;
-  const uint lane = gl_SubgroupInvocationID;
-  const uint sg = gl_SubgroupID;
   const uint pass = pc.pass;
   const uint count = sortCount();
 
@@ -77,75 +58,15 @@ void main() {
     sTile = t;
     sLookMissing[0] = 0u;
   }
-  for (uint i = tid; i < HIST_WORDS; i += WG_SIZE) sWork[i] = 0u;
+  clearSubgroupHistograms();
   barrierAll();
   const uint tile = sTile;
   const uint tileStart = tile * TILE;
   if (tileStart >= count) return;  // past an indirect count (uniform: tile is shared)
   const uint tileCount = min(TILE, count - tileStart);
 
-  // Keys are read in subgroup-contiguous runs: key i of this invocation is
-  // tile element sgBase + i * SG_SIZE + lane. Ranking in that order keeps
-  // the sort stable.
-  const uint sgBase = sg * SG_KEYS;
-  // Low and high words in separate arrays, so that 32-bit keys and values
-  // cost one register each (the high words are dead code then).
-  uint keysLo[KEYS_PER_THREAD], keysHi[KEYS_PER_THREAD];
-  uint valuesLo[KEYS_PER_THREAD], valuesHi[KEYS_PER_THREAD];
-  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-    const uint idx = sgBase + i * SG_SIZE + lane;
-    uvec2 k = uvec2(0u), v = uvec2(0u);
-    if (idx < tileCount) {
-      k = loadKey(pass, tileStart + idx);
-      if (VALUE_INDEX && pass == 0u)
-        v.x = tileStart + idx;
-      else if (VALUE_WORDS == 1)
-        v.x = U32Buf(pc.valuesIn).v[tileStart + idx];
-      else if (VALUE_WORDS == 2)
-        v = U32x2Buf(pc.valuesIn).v[tileStart + idx];
-    }
-    keysLo[i] = k.x;
-    keysHi[i] = k.y;
-    valuesLo[i] = v.x;
-    valuesHi[i] = v.y;
-  }
-
-  // Warp-level multisplit: the lanes holding the same digit ("peers") are
-  // found with one ballot per digit bit. The highest peer adds the group's
-  // size to this subgroup's histogram and shuffles the old value to the
-  // others. Subgroups of up to 32 lanes use one 32-bit mask word; larger ones
-  // use the full uvec4 ballot.
-  uint offs[KEYS_PER_THREAD];
-  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-    const bool valid = sgBase + i * SG_SIZE + lane < tileCount;
-    const uint d = digitOf(uvec2(keysLo[i], keysHi[i]), pass);
-    uint rank, peerCount, leader;
-    if (SG_SIZE <= 32) {
-      uint peers = subgroupBallot(valid).x;
-      for (uint b = 0; b < VKSORT_RADIX_BITS; ++b) {
-        const bool bit = ((d >> b) & 1u) != 0u;
-        const uint bal = subgroupBallot(bit).x;
-        peers &= bit ? bal : ~bal;
-      }
-      rank = bitCount(peers & gl_SubgroupLtMask.x);
-      peerCount = bitCount(peers);
-      leader = uint(findMSB(peers));
-    } else {
-      uvec4 peers = subgroupBallot(valid);
-      for (uint b = 0; b < VKSORT_RADIX_BITS; ++b) {
-        const bool bit = ((d >> b) & 1u) != 0u;
-        const uvec4 bal = subgroupBallot(bit);
-        peers &= bit ? bal : ~bal;
-      }
-      rank = subgroupBallotExclusiveBitCount(peers);
-      peerCount = subgroupBallotBitCount(peers);
-      leader = subgroupBallotFindMSB(peers);
-    }
-    uint old = 0u;
-    if (valid && leader == lane) old = atomicAdd(sWork[sg * VKSORT_RADIX + d], peerCount);
-    old = subgroupShuffle(old, valid ? leader : lane);
-    offs[i] = old + rank;
-  }
+  loadTile(pass, tileStart, tileCount);
+  rankTile(pass, tileCount);
   barrier();
 
   // Per digit: exclusive prefix over the subgroups, the tile's count, and
@@ -153,13 +74,12 @@ void main() {
   // digit's global start, from the histogram kernel, plus its count).
   U32Buf globalStart = tempU32();
   injectDelay(tile);
-  for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) {
-    uint sum = 0u;
-    for (uint w = 0; w < NUM_SUBGROUPS; ++w) {
-      const uint t = sWork[w * VKSORT_RADIX + d];
-      sWork[w * VKSORT_RADIX + d] = sum;
-      sum += t;
-    }
+  // Digit loops take the same number of turns in every invocation (see
+  // tile_sort.glsl).
+  for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE) {
+    const uint d = base + tid;
+    if (d >= VKSORT_RADIX) continue;
+    const uint sum = digitCountAcrossSubgroups(d);
     sScan[d] = sum;
     sDigitBase[d] = sum;
     if (tile == 0u)
@@ -168,23 +88,14 @@ void main() {
       publishStatus(pass, tile, d, sum, false);
   }
   barrier();
-  scan256Exclusive();  // sScan: local start of each digit in the tile
-
-  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-    const uint d = digitOf(uvec2(keysLo[i], keysHi[i]), pass);
-    offs[i] += sWork[sg * VKSORT_RADIX + d] + sScan[d];
-  }
-  barrier();
-  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-    if (sgBase + i * SG_SIZE + lane < tileCount) {
-      sWork[offs[i]] = keysLo[i];
-      if (KEY_WORDS == 2) sWork[TILE + offs[i]] = keysHi[i];
-    }
-  }
+  scanDigitsExclusive();  // sScan: local start of each digit in the tile
+  sortTileLocally(pass, tileCount);
 
   if (tile != 0u) lookBack(pass, tile, globalStart);
   injectDelay(tile);
-  for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) {
+  for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE) {
+    const uint d = base + tid;
+    if (d >= VKSORT_RADIX) continue;
     uint prefix;
     if (tile == 0u) {
       prefix = globalStart.v[pass * VKSORT_RADIX + d];
@@ -196,36 +107,7 @@ void main() {
   }
   barrierAll();
 
-  uint dst[KEYS_PER_THREAD];
-  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-    const uint p = tid + i * WG_SIZE;
-    dst[i] = 0u;
-    if (p < tileCount) {
-      uvec2 k = uvec2(sWork[p], 0u);
-      if (KEY_WORDS == 2) k.y = sWork[TILE + p];
-      dst[i] = sDigitBase[digitOf(k, pass)] + p;
-      storeKeyWords(pc.keysOut, dst[i], fromSortBits(k)  /* pc.storeXor is zero before the last pass */);
-    }
-  }
-
-  if (VALUE_WORDS > 0) {
-    barrier();
-    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-      if (sgBase + i * SG_SIZE + lane < tileCount) {
-        sWork[offs[i]] = valuesLo[i];
-        if (VALUE_WORDS == 2) sWork[TILE + offs[i]] = valuesHi[i];
-      }
-    }
-    barrier();
-    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-      const uint p = tid + i * WG_SIZE;
-      if (p < tileCount) {
-        if (VALUE_WORDS == 1)
-          U32Buf(pc.valuesOut).v[dst[i]] = sWork[p];
-        else
-          U32x2Buf(pc.valuesOut).v[dst[i]] = uvec2(sWork[p], sWork[TILE + p]);
-      }
-    }
-  }
+  writeKeys(pass, tileCount);
+  writeValues(tileCount);
   if (tid == 0) retireTile(pass, tile);
 }

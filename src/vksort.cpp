@@ -288,7 +288,7 @@ uint32_t onesweepSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t it
   const uint32_t subgroups = wg / sg;
   const uint32_t tile = wg * kpt * itemWords, hist = subgroups * VKSORT_RADIX;
   const uint32_t words =
-      (tile > hist ? tile : hist) + VKSORT_RADIX + 1 + VKSORT_RADIX + subgroups + 2 * VKSORT_RADIX + 2;
+      (tile > hist ? tile : hist) + VKSORT_RADIX + 1 + VKSORT_RADIX + subgroups + 1 + 2 * VKSORT_RADIX + 2;
   return words * 4;
 }
 
