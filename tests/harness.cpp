@@ -33,7 +33,8 @@ void barrierToHost(VkCommandBuffer cmd) {
                        nullptr);
 }
 
-SorterHolder::SorterHolder(const VksortTuning* tuning, VksortKeyType key, VksortValueType value) {
+SorterHolder::SorterHolder(const VksortTuning* tuning, VksortKeyType key, VksortValueType value,
+                           VksortAlgorithm algorithm, uint32_t portableRadixBits, bool debugLabels) {
   VksortCreateInfo ci{};
   ci.instance = gCtx->instance;
   ci.physicalDevice = gCtx->physicalDevice;
@@ -43,6 +44,9 @@ SorterHolder::SorterHolder(const VksortTuning* tuning, VksortKeyType key, Vksort
   ci.pTuning = tuning;
   ci.keyType = key;
   ci.valueType = value;
+  ci.algorithm = algorithm;
+  ci.portableRadixBits = portableRadixBits;
+  ci.debugLabels = debugLabels ? VK_TRUE : VK_FALSE;
   VksortResult r = vksortCreateSorter(&ci, &sorter);
   if (r != VKSORT_SUCCESS) fatal(std::string("vksortCreateSorter: ") + vksortGetLastError());
 }
