@@ -1,11 +1,11 @@
 // Shared by every vksort kernel: extensions, buffer references, the push
-// constants, key loading and mapping, and a workgroup-wide exclusive scan over
-// the 256 digits.
+// constants, key loading and mapping, and workgroup-wide exclusive scans.
 //
 // The includer defines the specialization constants WG_SIZE and SG_SIZE
 // (workgroup size and the subgroup size the pipeline was created with),
-// KEY_WORDS (1 or 2: 32- or 64-bit keys) and KEY_KIND (KEY_KIND_UNSIGNED,
-// _SIGNED or _FLOAT) before including this file.
+// KEY_WORDS (1 or 2: 32- or 64-bit keys), KEY_KIND (KEY_KIND_UNSIGNED,
+// _SIGNED or _FLOAT) and RADIX_BITS (the digit width: VKSORT_RADIX_BITS for
+// Onesweep, 1, 2, 4 or 8 for the portable kernels) before including this file.
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_atomic_int64 : require
@@ -26,6 +26,7 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Buf { uin
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer U32x2Buf { uvec2 v[]; };
 
 const uint NUM_SUBGROUPS = WG_SIZE / SG_SIZE;
+const uint RADIX = 1u << RADIX_BITS;  // digits per pass
 
 U32Buf tempU32() { return U32Buf(pc.temp); }
 U64Buf ringBuf() { return U64Buf(pc.temp + VKSORT_TEMP_RING_OFFSET); }
@@ -79,10 +80,11 @@ void storeKeyWords(uint64_t base, uint i, uvec2 k) {
     U32x2Buf(base).v[i] = k;
 }
 
-// The digit of pass `pass`: bits [beginBit + 8 pass, min(that + 8, endBit)).
+// The digit of pass `pass`: bits [beginBit + R pass, min(that + R, endBit)),
+// R = RADIX_BITS.
 uint digitOf(uvec2 k, uint pass) {
-  const uint shift = pc.beginBit + pass * VKSORT_RADIX_BITS;
-  const uint width = min(uint(VKSORT_RADIX_BITS), pc.endBit - shift);
+  const uint shift = pc.beginBit + pass * RADIX_BITS;
+  const uint width = min(uint(RADIX_BITS), pc.endBit - shift);
   uint bits;
   if (KEY_WORDS == 1 || shift == 0u)
     bits = k.x >> shift;
@@ -102,24 +104,21 @@ void barrierAll() {
 }
 
 // ---------------------------------------------------------------------------
-// Exclusive scan of sScan[0..255] in place, by the whole workgroup.
-// Works for any WG_SIZE (a multiple of SG_SIZE) and any SG_SIZE from 4 to 128:
-// each invocation owns DPT consecutive digits, subgroups scan their owners'
-// sums, and the subgroup totals are scanned by one subgroup (or serially when
-// there are more totals than lanes).
+// Workgroup-wide exclusive scans. Both work for any WG_SIZE (a multiple of
+// SG_SIZE) and any SG_SIZE from 4 to 128: subgroups scan their invocations'
+// values, and the subgroup totals are scanned by one subgroup (or serially
+// when there are more totals than lanes).
 // ---------------------------------------------------------------------------
-shared uint sScan[VKSORT_RADIX];
-shared uint sScanTotals[NUM_SUBGROUPS];
+shared uint sScan[RADIX];
+shared uint sScanTotals[NUM_SUBGROUPS + 1];  // per subgroup, then the workgroup's total
 
-const uint SCAN_DPT = (VKSORT_RADIX + WG_SIZE - 1) / WG_SIZE;
-
-void scan256Exclusive() {
-  const uint first = gl_LocalInvocationIndex * SCAN_DPT;
-  uint sum = 0;
-  if (first < VKSORT_RADIX)
-    for (uint j = 0; j < SCAN_DPT; ++j) sum += sScan[first + j];
-  const uint excl = subgroupExclusiveAdd(sum);
-  if (gl_SubgroupInvocationID == SG_SIZE - 1) sScanTotals[gl_SubgroupID] = excl + sum;
+// The exclusive prefix sum of v over the workgroup's invocations, in
+// invocation order. Called by the whole workgroup; the total is in
+// sScanTotals[NUM_SUBGROUPS] on return, and stays there until the caller's
+// next barrier, which must come before the next call.
+uint workgroupExclusiveAdd(uint v) {
+  const uint excl = subgroupExclusiveAdd(v);
+  if (gl_SubgroupInvocationID == SG_SIZE - 1) sScanTotals[gl_SubgroupID] = excl + v;
   barrier();
   if (NUM_SUBGROUPS <= SG_SIZE) {
     if (gl_SubgroupID == 0) {
@@ -127,6 +126,7 @@ void scan256Exclusive() {
       const uint t = lane < NUM_SUBGROUPS ? sScanTotals[lane] : 0u;
       const uint e = subgroupExclusiveAdd(t);
       if (lane < NUM_SUBGROUPS) sScanTotals[lane] = e;
+      if (lane == NUM_SUBGROUPS - 1) sScanTotals[NUM_SUBGROUPS] = e + t;
     }
   } else if (gl_LocalInvocationIndex == 0) {
     uint run = 0;
@@ -135,11 +135,25 @@ void scan256Exclusive() {
       sScanTotals[s] = run;
       run += t;
     }
+    sScanTotals[NUM_SUBGROUPS] = run;
   }
   barrier();
-  uint base = sScanTotals[gl_SubgroupID] + excl;
-  if (first < VKSORT_RADIX)
-    for (uint j = 0; j < SCAN_DPT; ++j) {
+  return sScanTotals[gl_SubgroupID] + excl;
+}
+
+// Exclusive scan of sScan[0..RADIX) in place, by the whole workgroup: each
+// invocation owns SCAN_DPT consecutive digits. The last owner may have fewer
+// (when WG_SIZE is not a power of two, e.g. 96 = 3 x 32 owns 3 each).
+const uint SCAN_DPT = (RADIX + WG_SIZE - 1) / WG_SIZE;
+
+void scanDigitsExclusive() {
+  const uint first = gl_LocalInvocationIndex * SCAN_DPT;
+  uint sum = 0;
+  for (uint j = 0; j < SCAN_DPT; ++j)
+    if (first + j < RADIX) sum += sScan[first + j];
+  uint base = workgroupExclusiveAdd(sum);
+  for (uint j = 0; j < SCAN_DPT; ++j)
+    if (first + j < RADIX) {
       const uint v = sScan[first + j];
       sScan[first + j] = base;
       base += v;

@@ -15,6 +15,7 @@ layout(constant_id = 0) const uint WG_SIZE = 256;
 layout(constant_id = 1) const uint SG_SIZE = 32;
 layout(constant_id = 2) const uint KEY_WORDS = 1;
 layout(constant_id = 3) const uint KEY_KIND = 0;
+#define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 
@@ -58,7 +59,7 @@ void main() {
       sScan[d] = atomicLoad(hist.v[p * VKSORT_RADIX + d], gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
                             gl_SemanticsRelaxed);
     barrier();
-    scan256Exclusive();
+    scanDigitsExclusive();
     for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) hist.v[p * VKSORT_RADIX + d] = sScan[d];
     barrier();
   }

@@ -7,7 +7,8 @@
 //     and waits until its status-ring slot is free;
 //  2. ranks its keys within each subgroup by ballots on the digit bits
 //     (warp-level multisplit), keeping one digit histogram per subgroup so
-//     the rank is stable without ordering atomics between subgroups;
+//     the rank is stable without ordering atomics between subgroups
+//     (steps 2, 4 and 6 are tile_sort.glsl, shared with the portable path);
 //  3. publishes its per-digit counts, then scans them into local digit starts;
 //  4. sorts the tile locally in shared memory;
 //  5. looks back over the ring for each digit's global position (with a
@@ -40,46 +41,16 @@ layout(constant_id = 12) const bool VALUE_INDEX = false;  // argsort: pass 0 mak
 // pass in one dispatch, ping-ponging through the caller's buffers with a
 // workgroup barrier between passes. No histogram kernel, no status ring.
 layout(constant_id = 13) const bool SINGLE_TILE = false;
+#define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
-
-const uint TILE = WG_SIZE * KEYS_PER_THREAD;
-
-// This pass's input and output: the push constants name them, except in
-// SINGLE_TILE mode, where pass p reads buffer p % 2 (keys, alt) and writes the
-// other one.
-uint64_t keysIn(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.keysOut : pc.keysIn; }
-uint64_t keysOut(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.keysIn : pc.keysOut; }
-uint64_t valuesIn(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.valuesOut : pc.valuesIn; }
-uint64_t valuesOut(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.valuesIn : pc.valuesOut; }
-
-// The key at `index` of this pass's input, as sort bits (pass 0 maps them:
-// pc.loadXor is zero in later dispatches; SINGLE_TILE checks the pass).
-uvec2 loadKey(uint pass, uint index) {
-  const uvec2 k = loadKeyWords(keysIn(pass), index);
-  return SINGLE_TILE && pass != 0u ? k : toSortBits(k);
-}
-uint loadKeyDigit(uint pass, uint index) { return digitOf(loadKey(pass, index), pass); }
-
+#include "tile_sort.glsl"
 #include "status_ring.glsl"
 
-const uint SG_KEYS = SG_SIZE * KEYS_PER_THREAD;
-const uint HIST_WORDS = NUM_SUBGROUPS * VKSORT_RADIX;
-const uint ITEM_WORDS = KEY_WORDS > VALUE_WORDS ? KEY_WORDS : VALUE_WORDS;
-const uint WORK_WORDS = TILE * ITEM_WORDS > HIST_WORDS ? TILE * ITEM_WORDS : HIST_WORDS;
-
-// First the per-subgroup digit histograms, then (after their prefixes are in
-// registers) the locally sorted keys of the tile, then its values. A 64-bit
-// item keeps its low words in [0, TILE) and its high words in [TILE, 2 TILE).
-shared uint sWork[WORK_WORDS];
-// Per digit: the tile's count, then (global start - local start).
-shared uint sDigitBase[VKSORT_RADIX];
 shared uint sTile;
 
 void sortTile(uint pass) {
   const uint tid = gl_LocalInvocationIndex;
-  const uint lane = gl_SubgroupInvocationID;
-  const uint sg = gl_SubgroupID;
   const uint count = sortCount();
 
   if (SINGLE_TILE) {
@@ -92,75 +63,15 @@ void sortTile(uint pass) {
     sTile = t;
     sLookMissing[0] = 0u;
   }
-  for (uint i = tid; i < HIST_WORDS; i += WG_SIZE) sWork[i] = 0u;
+  clearSubgroupHistograms();
   barrierAll();
   const uint tile = sTile;
   const uint tileStart = tile * TILE;
   if (tileStart >= count) return;  // past an indirect count (uniform: tile is shared)
   const uint tileCount = min(TILE, count - tileStart);
 
-  // Keys are read in subgroup-contiguous runs: key i of this invocation is
-  // tile element sgBase + i * SG_SIZE + lane. Ranking in that order keeps
-  // the sort stable.
-  const uint sgBase = sg * SG_KEYS;
-  // Low and high words in separate arrays, so that 32-bit keys and values
-  // cost one register each (the high words are dead code then).
-  uint keysLo[KEYS_PER_THREAD], keysHi[KEYS_PER_THREAD];
-  uint valuesLo[KEYS_PER_THREAD], valuesHi[KEYS_PER_THREAD];
-  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-    const uint idx = sgBase + i * SG_SIZE + lane;
-    uvec2 k = uvec2(0u), v = uvec2(0u);
-    if (idx < tileCount) {
-      k = loadKey(pass, tileStart + idx);
-      if (VALUE_INDEX && pass == 0u)
-        v.x = tileStart + idx;
-      else if (VALUE_WORDS == 1)
-        v.x = U32Buf(valuesIn(pass)).v[tileStart + idx];
-      else if (VALUE_WORDS == 2)
-        v = U32x2Buf(valuesIn(pass)).v[tileStart + idx];
-    }
-    keysLo[i] = k.x;
-    keysHi[i] = k.y;
-    valuesLo[i] = v.x;
-    valuesHi[i] = v.y;
-  }
-
-  // Warp-level multisplit: the lanes holding the same digit ("peers") are
-  // found with one ballot per digit bit. The highest peer adds the group's
-  // size to this subgroup's histogram and shuffles the old value to the
-  // others. Subgroups of up to 32 lanes use one 32-bit mask word; larger ones
-  // use the full uvec4 ballot.
-  uint offs[KEYS_PER_THREAD];
-  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-    const bool valid = sgBase + i * SG_SIZE + lane < tileCount;
-    const uint d = digitOf(uvec2(keysLo[i], keysHi[i]), pass);
-    uint rank, peerCount, leader;
-    if (SG_SIZE <= 32) {
-      uint peers = subgroupBallot(valid).x;
-      for (uint b = 0; b < VKSORT_RADIX_BITS; ++b) {
-        const bool bit = ((d >> b) & 1u) != 0u;
-        const uint bal = subgroupBallot(bit).x;
-        peers &= bit ? bal : ~bal;
-      }
-      rank = bitCount(peers & gl_SubgroupLtMask.x);
-      peerCount = bitCount(peers);
-      leader = uint(findMSB(peers));
-    } else {
-      uvec4 peers = subgroupBallot(valid);
-      for (uint b = 0; b < VKSORT_RADIX_BITS; ++b) {
-        const bool bit = ((d >> b) & 1u) != 0u;
-        const uvec4 bal = subgroupBallot(bit);
-        peers &= bit ? bal : ~bal;
-      }
-      rank = subgroupBallotExclusiveBitCount(peers);
-      peerCount = subgroupBallotBitCount(peers);
-      leader = subgroupBallotFindMSB(peers);
-    }
-    uint old = 0u;
-    if (valid && leader == lane) old = atomicAdd(sWork[sg * VKSORT_RADIX + d], peerCount);
-    old = subgroupShuffle(old, valid ? leader : lane);
-    offs[i] = old + rank;
-  }
+  loadTile(pass, tileStart, tileCount);
+  rankTile(pass, tileCount);
   barrier();
 
   // Per digit: exclusive prefix over the subgroups, the tile's count, and
@@ -168,13 +79,12 @@ void sortTile(uint pass) {
   // digit's global start, from the histogram kernel, plus its count).
   U32Buf globalStart = tempU32();
   injectDelay(tile);
-  for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) {
-    uint sum = 0u;
-    for (uint w = 0; w < NUM_SUBGROUPS; ++w) {
-      const uint t = sWork[w * VKSORT_RADIX + d];
-      sWork[w * VKSORT_RADIX + d] = sum;
-      sum += t;
-    }
+  // Digit loops take the same number of turns in every invocation (see
+  // tile_sort.glsl).
+  for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE) {
+    const uint d = base + tid;
+    if (d >= VKSORT_RADIX) continue;
+    const uint sum = digitCountAcrossSubgroups(d);
     sScan[d] = sum;
     sDigitBase[d] = sum;
     if (SINGLE_TILE)
@@ -185,23 +95,14 @@ void sortTile(uint pass) {
       publishStatus(pass, tile, d, sum, false);
   }
   barrier();
-  scan256Exclusive();  // sScan: local start of each digit in the tile
-
-  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-    const uint d = digitOf(uvec2(keysLo[i], keysHi[i]), pass);
-    offs[i] += sWork[sg * VKSORT_RADIX + d] + sScan[d];
-  }
-  barrier();
-  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-    if (sgBase + i * SG_SIZE + lane < tileCount) {
-      sWork[offs[i]] = keysLo[i];
-      if (KEY_WORDS == 2) sWork[TILE + offs[i]] = keysHi[i];
-    }
-  }
+  scanDigitsExclusive();  // sScan: local start of each digit in the tile
+  sortTileLocally(pass, tileCount);
 
   if (!SINGLE_TILE && tile != 0u) lookBack(pass, tile, globalStart);
   injectDelay(tile);
-  for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) {
+  for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE) {
+    const uint d = base + tid;
+    if (d >= VKSORT_RADIX) continue;
     uint prefix;
     if (SINGLE_TILE) {
       prefix = sScan[d];  // the only tile: local starts are global starts
@@ -215,38 +116,8 @@ void sortTile(uint pass) {
   }
   barrierAll();
 
-  uint dst[KEYS_PER_THREAD];
-  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-    const uint p = tid + i * WG_SIZE;
-    dst[i] = 0u;
-    if (p < tileCount) {
-      uvec2 k = uvec2(sWork[p], 0u);
-      if (KEY_WORDS == 2) k.y = sWork[TILE + p];
-      dst[i] = sDigitBase[digitOf(k, pass)] + p;
-      // pc.storeXor is zero before the last dispatch; SINGLE_TILE checks the pass.
-      storeKeyWords(keysOut(pass), dst[i], SINGLE_TILE && pass + 1u != pc.passes ? k : fromSortBits(k));
-    }
-  }
-
-  if (VALUE_WORDS > 0) {
-    barrier();
-    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-      if (sgBase + i * SG_SIZE + lane < tileCount) {
-        sWork[offs[i]] = valuesLo[i];
-        if (VALUE_WORDS == 2) sWork[TILE + offs[i]] = valuesHi[i];
-      }
-    }
-    barrier();
-    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-      const uint p = tid + i * WG_SIZE;
-      if (p < tileCount) {
-        if (VALUE_WORDS == 1)
-          U32Buf(valuesOut(pass)).v[dst[i]] = sWork[p];
-        else
-          U32x2Buf(valuesOut(pass)).v[dst[i]] = uvec2(sWork[p], sWork[TILE + p]);
-      }
-    }
-  }
+  writeKeys(pass, tileCount);
+  writeValues(pass, tileCount);
   if (!SINGLE_TILE && tid == 0) retireTile(pass, tile);
 }
 

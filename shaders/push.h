@@ -37,6 +37,14 @@
 #define VKSORT_TEMP_HEADER_BYTES (VKSORT_TEMP_HIST_BYTES + 256)
 #define VKSORT_TEMP_RING_OFFSET VKSORT_TEMP_HEADER_BYTES
 
+// Temporary buffer layout of the portable path (VKSORT_ALGORITHM_PORTABLE),
+// in bytes from the start of the caller's range; nothing needs clearing:
+//   [0, 4 E)             the tile table: E = 2^R x numTiles u32 counts,
+//                        digit-major (digit d of tile t at d * numTiles + t),
+//                        scanned in place into output positions
+//   [SUMS, ...)          the scan's block sums, one u32 per scan block
+#define VKSORT_PORTABLE_SUMS_OFFSET(tableEntries) (((tableEntries)*4u + 15u) / 16u * 16u)
+
 // Status ring entry (64 bits):
 //   bits  0..30  count (aggregate) or prefix (inclusive); N <= 2^30 fits
 //   bit  31      1 = inclusive prefix, 0 = tile aggregate only

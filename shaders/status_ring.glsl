@@ -199,11 +199,13 @@ void lookBack(uint pass, uint tile, U32Buf globalStart) {
 
     // Fallback: count the digits of tile j ourselves.
     const uint j = missing - 1u;
-    for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) sLookCount[d] = 0u;
+    for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE)  // same turns everywhere: tile_sort.glsl
+      if (base + tid < VKSORT_RADIX) sLookCount[base + tid] = 0u;
     barrier();
     const uint start = j * TILE;
     const uint n = min(TILE, sortCount() - start);
-    for (uint i = tid; i < n; i += WG_SIZE) atomicAdd(sLookCount[loadKeyDigit(pass, start + i)], 1u);
+    for (uint base = 0; base < TILE; base += WG_SIZE)
+      if (base + tid < n) atomicAdd(sLookCount[loadKeyDigit(pass, start + base + tid)], 1u);
     barrier();
     for (uint k = 0; k < LB_DIGITS; ++k) {
       if (next[k] == missing) {

@@ -9,9 +9,13 @@
 #include <cstring>
 #include <new>
 
+#include "portable.h"
 #include "push.h"
 #include "vksort_histogram_spv.h"
 #include "vksort_onesweep_spv.h"
+#include "vksort_portable_count_spv.h"
+#include "vksort_portable_scan_spv.h"
+#include "vksort_portable_scatter_spv.h"
 
 namespace {
 
@@ -293,13 +297,14 @@ VksortResult chooseTypes(const VksortCreateInfo& ci, Shape* s) {
 
 // Shared memory of onesweep.comp, in bytes, for a shape (mirrors its shared
 // declarations: sWork, sDigitBase, sTile, sScan, sScanTotals, and the
-// look-back's sLookPrefix, sLookCount, sLookMissing). itemWords: the larger of
+// look-back's sLookPrefix, sLookCount, sLookMissing). The portable scatter
+// kernel needs less (no look-back, at most as many digits). itemWords: the larger of
 // the key and value sizes in 32-bit words.
 uint32_t onesweepSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t itemWords) {
   const uint32_t subgroups = wg / sg;
   const uint32_t tile = wg * kpt * itemWords, hist = subgroups * VKSORT_RADIX;
   const uint32_t words =
-      (tile > hist ? tile : hist) + VKSORT_RADIX + 1 + VKSORT_RADIX + subgroups + 2 * VKSORT_RADIX + 2;
+      (tile > hist ? tile : hist) + VKSORT_RADIX + 1 + VKSORT_RADIX + subgroups + 1 + 2 * VKSORT_RADIX + 2;
   return words * 4;
 }
 
@@ -391,6 +396,25 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   return VKSORT_SUCCESS;
 }
 
+// Resolves VKSORT_ALGORITHM_AUTO by the driver (vksort.h, VksortAlgorithm)
+// and checks the portable digit width.
+VksortResult chooseAlgorithm(const DeviceInfo& info, const Shape& shape, uint32_t radixBits,
+                             VksortAlgorithm* algorithm) {
+  if (uint32_t(*algorithm) > VKSORT_ALGORITHM_PORTABLE)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "algorithm %d is not a VksortAlgorithm", *algorithm);
+  if (radixBits != 1 && radixBits != 2 && radixBits != 4 && radixBits != 8)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "portableRadixBits %u is not 0, 1, 2, 4 or 8", radixBits);
+  if (*algorithm == VKSORT_ALGORITHM_AUTO)
+    *algorithm =
+        vksort::driverHasForwardProgress(info.props12.driverID) ? VKSORT_ALGORITHM_ONESWEEP : VKSORT_ALGORITHM_PORTABLE;
+  if (*algorithm == VKSORT_ALGORITHM_PORTABLE && !vksort::portableTableFits(shape.tileKeys(), radixBits))
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT,
+                "tuning: tiles of %u keys are too small for the portable algorithm with %u-bit digits (its tile "
+                "table for VKSORT_MAX_COUNT keys would exceed 2^31 entries)",
+                shape.tileKeys(), radixBits);
+  return VKSORT_SUCCESS;
+}
+
 VkDeviceSize keyBytes(const Shape& s) { return 4 * s.keyWords; }
 VkDeviceSize valueBytes(const Shape& s) { return 4 * s.valueWords; }
 
@@ -411,6 +435,12 @@ struct VksortSorter_T {
   VkPipeline histogram = VK_NULL_HANDLE;
   VkPipeline onesweep = VK_NULL_HANDLE;
   VkPipeline singleTile = VK_NULL_HANDLE;  // onesweep.comp with SINGLE_TILE: the small-N path
+  // AUTO resolved at creation; only the chosen algorithm's pipelines exist.
+  VksortAlgorithm algorithm = VKSORT_ALGORITHM_ONESWEEP;
+  uint32_t radixBits = VKSORT_RADIX_BITS;
+  VkPipeline portableCount = VK_NULL_HANDLE;
+  VkPipeline portableScan[3] = {};  // reduce, scan of the block sums, downsweep
+  VkPipeline portableScatter = VK_NULL_HANDLE;
 };
 
 namespace {
@@ -419,7 +449,18 @@ void destroyObjects(VksortSorter s) {
   if (s->histogram) s->fn.destroyPipeline(s->device, s->histogram, s->allocator);
   if (s->onesweep) s->fn.destroyPipeline(s->device, s->onesweep, s->allocator);
   if (s->singleTile) s->fn.destroyPipeline(s->device, s->singleTile, s->allocator);
+  const VkPipeline portable[] = {s->portableCount, s->portableScan[0], s->portableScan[1], s->portableScan[2],
+                                 s->portableScatter};
+  for (VkPipeline p : portable)
+    if (p) s->fn.destroyPipeline(s->device, p, s->allocator);
   if (s->layout) s->fn.destroyPipelineLayout(s->device, s->layout, s->allocator);
+}
+
+// The temp bytes a sort of up to count keys needs with the sorter's algorithm.
+VkDeviceSize sortTempBytes(const VksortSorter s, uint32_t count) {
+  if (s->algorithm == VKSORT_ALGORITHM_PORTABLE)
+    return vksort::planPortable(count, s->shape.tileKeys(), s->radixBits).tempBytes;
+  return tempBytes(s->shape);
 }
 
 VksortResult createPipeline(VksortSorter s, VkPipelineCache cache, const uint32_t* code, size_t codeBytes,
@@ -453,6 +494,28 @@ VksortResult createPipeline(VksortSorter s, VkPipelineCache cache, const uint32_
   s->fn.destroyShaderModule(s->device, module, s->allocator);
   if (r != VK_SUCCESS) return fail(VKSORT_ERROR_VULKAN, "vkCreateComputePipelines(%s) failed: VkResult %d", name, r);
   return VKSORT_SUCCESS;
+}
+
+// The portable algorithm's pipelines: count and scatter in the sorter's tile
+// shape, and the three steps of the table scan.
+VksortResult createPortablePipelines(VksortSorter s, VkPipelineCache cache) {
+  const Shape& sh = s->shape;
+  const uint32_t cc[] = {sh.t.workgroupSize, sh.subgroupSize, sh.t.keysPerThread,
+                         sh.keyWords,        sh.keyKind,      s->radixBits};
+  VksortResult r = createPipeline(s, cache, vksort_portable_count_spv, sizeof vksort_portable_count_spv, cc, 6,
+                                  "portable count", &s->portableCount);
+  for (uint32_t step = 0; step < 3 && r == VKSORT_SUCCESS; ++step) {
+    const uint32_t sc[] = {vksort::kScanWorkgroupSize, sh.subgroupSize, vksort::kScanItems, step, s->radixBits};
+    r = createPipeline(s, cache, vksort_portable_scan_spv, sizeof vksort_portable_scan_spv, sc, 5, "portable scan",
+                       &s->portableScan[step]);
+  }
+  if (r == VKSORT_SUCCESS) {
+    const uint32_t sc[] = {sh.t.workgroupSize, sh.subgroupSize, sh.t.keysPerThread, sh.keyWords,
+                           sh.keyKind,         sh.valueWords,   sh.valueIndex,      s->radixBits};
+    r = createPipeline(s, cache, vksort_portable_scatter_spv, sizeof vksort_portable_scatter_spv, sc, 8,
+                       "portable scatter", &s->portableScatter);
+  }
+  return r;
 }
 
 VksortResult checkRange(const char* name, const VksortBufferRange& r, VkDeviceSize needed, VkDeviceSize alignment) {
@@ -576,6 +639,9 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
   Shape shape;
   if ((r = chooseTypes(*ci, &shape)) != VKSORT_SUCCESS) return r;
   if ((r = chooseShape(info, ci->pTuning, &shape)) != VKSORT_SUCCESS) return r;
+  VksortAlgorithm algorithm = ci->algorithm;
+  const uint32_t radixBits = ci->portableRadixBits ? ci->portableRadixBits : VKSORT_RADIX_BITS;
+  if ((r = chooseAlgorithm(info, shape, radixBits, &algorithm)) != VKSORT_SUCCESS) return r;
 
   void* mem = ci->pAllocationCallbacks
                   ? ci->pAllocationCallbacks->pfnAllocation(ci->pAllocationCallbacks->pUserData, sizeof(VksortSorter_T),
@@ -590,6 +656,8 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
   }
   s->shape = shape;
   s->maxDispatchX = info.props.properties.limits.maxComputeWorkGroupCount[0];
+  s->algorithm = algorithm;
+  s->radixBits = algorithm == VKSORT_ALGORITHM_PORTABLE ? radixBits : VKSORT_RADIX_BITS;
 
   PFN_vkGetDeviceProcAddr gdpa = ci->pfnGetDeviceProcAddr ? ci->pfnGetDeviceProcAddr : ifn.getDeviceProcAddr;
   r = loadDeviceFunctions(ci->device, gdpa, &s->fn);
@@ -612,12 +680,13 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
     VkResult vr = s->fn.createPipelineLayout(s->device, &lci, s->allocator, &s->layout);
     if (vr != VK_SUCCESS) r = fail(VKSORT_ERROR_VULKAN, "vkCreatePipelineLayout failed: VkResult %d", vr);
   }
-  if (r == VKSORT_SUCCESS) {
+  if (r == VKSORT_SUCCESS && algorithm == VKSORT_ALGORITHM_PORTABLE) r = createPortablePipelines(s, ci->pipelineCache);
+  if (r == VKSORT_SUCCESS && algorithm == VKSORT_ALGORITHM_ONESWEEP) {
     const uint32_t hc[] = {shape.histogramWorkgroupSize, shape.subgroupSize, shape.keyWords, shape.keyKind};
     r = createPipeline(s, ci->pipelineCache, vksort_histogram_spv, sizeof vksort_histogram_spv, hc, 4, "histogram",
                        &s->histogram);
   }
-  if (r == VKSORT_SUCCESS) {
+  if (r == VKSORT_SUCCESS && algorithm == VKSORT_ALGORITHM_ONESWEEP) {
     const VksortTuning& t = shape.t;
     uint32_t tailBits = 0;
     while ((1u << tailBits) < t.tailGroup) ++tailBits;
@@ -649,6 +718,14 @@ VksortResult vksortGetTuning(VksortSorter s, VksortTuning* pTuning) {
   clearError();
   if (!s || !pTuning) return fail(VKSORT_ERROR_INVALID_ARGUMENT, "sorter and pTuning must not be null");
   *pTuning = s->shape.t;
+  return VKSORT_SUCCESS;
+}
+
+VksortResult vksortGetAlgorithm(VksortSorter s, VksortAlgorithm* pAlgorithm, uint32_t* pRadixBits) {
+  clearError();
+  if (!s || !pAlgorithm) return fail(VKSORT_ERROR_INVALID_ARGUMENT, "sorter and pAlgorithm must not be null");
+  *pAlgorithm = s->algorithm;
+  if (pRadixBits) *pRadixBits = s->radixBits;
   return VKSORT_SUCCESS;
 }
 
@@ -684,7 +761,7 @@ VksortResult vksortGetMemoryRequirements(VksortSorter s, uint32_t maxCount, Vkso
     req->valuesAlignment = valueBytes(shape);
     req->valuesUsage = storage;
   }
-  req->tempSize = tempBytes(shape);
+  req->tempSize = sortTempBytes(s, maxCount);
   req->tempAlignment = kTempAlignment;
   req->tempUsage = storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   return VKSORT_SUCCESS;
@@ -787,13 +864,13 @@ VksortResult checkSortInfo(const VksortSorter s, const VksortSortInfo& info, uin
   if (*endBit > shape.keyBits() || *beginBit >= *endBit)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT, "bit range [%u, %u) is empty or exceeds the %u-bit key", info.beginBit,
                 info.endBit, shape.keyBits());
-  *passes = (*endBit - *beginBit + VKSORT_RADIX_BITS - 1) / VKSORT_RADIX_BITS;
+  *passes = (*endBit - *beginBit + s->radixBits - 1) / s->radixBits;
 
   const VkDeviceSize keysSize = VkDeviceSize(info.count) * keyBytes(shape);
   VksortResult r;
   if ((r = checkRange("keys", info.keys, keysSize, keyBytes(shape))) != VKSORT_SUCCESS) return r;
   if ((r = checkRange("alt", info.alt, keysSize, keyBytes(shape))) != VKSORT_SUCCESS) return r;
-  if ((r = checkRange("temp", info.temp, tempBytes(shape), kTempAlignment)) != VKSORT_SUCCESS) return r;
+  if ((r = checkRange("temp", info.temp, sortTempBytes(s, info.count), kTempAlignment)) != VKSORT_SUCCESS) return r;
   const VksortBufferRange* ranges[5] = {&info.keys, &info.alt, &info.temp, nullptr, nullptr};
   uint32_t rangeCount = 3;
   if (shape.valueWords) {
@@ -817,6 +894,62 @@ VksortResult checkSortInfo(const VksortSorter s, const VksortSortInfo& info, uin
         return fail(VKSORT_ERROR_INVALID_ARGUMENT, "countBuffer must not overlap the sort's other ranges");
   }
   return VKSORT_SUCCESS;
+}
+
+// Records the portable algorithm (shaders/portable_*.comp): per pass the
+// count kernel, the table scan (reduce, scan of the block sums, downsweep; the
+// downsweep alone when the table is one block) and the scatter kernel, with a
+// barrier between dispatches, so no workgroup ever waits on another.
+void recordPortable(const VksortSorter s, VkCommandBuffer cmd, const VksortSortInfo& info, VksortPush push,
+                    const VkDeviceAddress keys[2], const VkDeviceAddress values[2], const uint32_t loadXor[4],
+                    const uint32_t storeXor[4]) {
+  const vksort::PortablePlan plan = vksort::planPortable(info.count, s->shape.tileKeys(), s->radixBits);
+  uint32_t tileX, tileY, blockX, blockY;
+  vksort::portableGrid(plan.numTiles, s->maxDispatchX, &tileX, &tileY);
+  vksort::portableGrid(plan.scanBlocks, s->maxDispatchX, &blockX, &blockY);
+  push.numTiles = plan.numTiles;
+  push.ringClear = 0;
+  const uint32_t passes = push.passes;
+  auto dispatch = [&](VkPipeline pipeline, uint32_t x, uint32_t y) {
+    computeBarrier(s, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+    s->fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    s->fn.cmdDispatch(cmd, x, y, 1);
+  };
+  if (info.timestampQueryPool)
+    s->fn.cmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, info.timestampQueryPool, info.firstTimestampQuery);
+  for (uint32_t pass = 0; pass < passes; ++pass) {
+    push.pass = pass;
+    push.keysIn = keys[pass % 2];
+    push.keysOut = keys[(pass + 1) % 2];
+    push.valuesIn = values[pass % 2];
+    push.valuesOut = values[(pass + 1) % 2];
+    // The count and scatter kernels of a pass read the same keys, as sort
+    // bits: pass 0 maps keys as it loads them, the last pass maps back.
+    for (int i = 0; i < 4; ++i) {
+      push.loadXor[i] = pass == 0 ? loadXor[i] : 0;
+      push.storeXor[i] = pass + 1 == passes ? storeXor[i] : 0;
+    }
+    s->fn.cmdPushConstants(cmd, s->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+    {
+      Label label(s, cmd, "vksort portable count pass %u/%u", pass + 1, passes);
+      dispatch(s->portableCount, tileX, tileY);
+    }
+    {
+      Label label(s, cmd, "vksort portable scan pass %u/%u", pass + 1, passes);
+      if (plan.scanBlocks > 1) {
+        dispatch(s->portableScan[0], blockX, blockY);
+        dispatch(s->portableScan[1], 1, 1);
+      }
+      dispatch(s->portableScan[2], blockX, blockY);
+    }
+    {
+      Label label(s, cmd, "vksort portable scatter pass %u/%u", pass + 1, passes);
+      dispatch(s->portableScatter, tileX, tileY);
+    }
+  }
+  if (info.timestampQueryPool)
+    s->fn.cmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, info.timestampQueryPool,
+                            info.firstTimestampQuery + 1);
 }
 
 }  // namespace
@@ -867,6 +1000,10 @@ VksortResult vksortRecordSort(VksortSorter s, VkCommandBuffer cmd, const VksortS
   uint32_t loadXor[4], storeXor[4];
   keyMapMasks(shape, info->descending != VK_FALSE, loadXor, storeXor);
   std::memcpy(push.loadXor, loadXor, sizeof loadXor);  // the histogram maps like pass 0
+  if (s->algorithm == VKSORT_ALGORITHM_PORTABLE) {
+    recordPortable(s, cmd, *info, push, keys, values, loadXor, storeXor);
+    return VKSORT_SUCCESS;
+  }
 
   if (info->timestampQueryPool)
     s->fn.cmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, info->timestampQueryPool,

@@ -43,11 +43,15 @@ VksortCreateInfo baseCreateInfo() {
   return ci;
 }
 
-SorterHolder::SorterHolder(const VksortTuning* tuning, VksortKeyType key, VksortValueType value) {
+SorterHolder::SorterHolder(const VksortTuning* tuning, VksortKeyType key, VksortValueType value,
+                           VksortAlgorithm algorithm, uint32_t portableRadixBits, bool debugLabels) {
   VksortCreateInfo ci = baseCreateInfo();
   ci.pTuning = tuning;
   ci.keyType = key;
   ci.valueType = value;
+  ci.algorithm = algorithm;
+  ci.portableRadixBits = portableRadixBits;
+  ci.debugLabels = debugLabels ? VK_TRUE : VK_FALSE;
   VksortResult r = vksortCreateSorter(&ci, &sorter);
   if (r != VKSORT_SUCCESS) fatal(std::string("vksortCreateSorter: ") + vksortGetLastError());
 }

@@ -32,7 +32,8 @@ void barrierToHost(VkCommandBuffer cmd);
 struct SorterHolder {
   VksortSorter sorter = nullptr;
   explicit SorterHolder(const VksortTuning* tuning = nullptr, VksortKeyType key = VKSORT_KEY_U32,
-                        VksortValueType value = VKSORT_VALUE_NONE);
+                        VksortValueType value = VKSORT_VALUE_NONE, VksortAlgorithm algorithm = VKSORT_ALGORITHM_AUTO,
+                        uint32_t portableRadixBits = 0, bool debugLabels = false);
   ~SorterHolder() { vksortDestroySorter(sorter); }
   SorterHolder(const SorterHolder&) = delete;
   SorterHolder& operator=(const SorterHolder&) = delete;

@@ -1,9 +1,11 @@
 // vksort: GPU radix sort recorded into your Vulkan command buffers.
 //
 // This header is the manual. vksort records an LSD radix sort (Onesweep with
-// decoupled look-back over a constant-size circular status buffer) into a
-// VkCommandBuffer that you own. It never submits, waits, or allocates memory
-// while recording; it creates its pipelines once, when the sorter is created.
+// decoupled look-back over a constant-size circular status buffer, or a
+// portable count/scan/scatter sort on GPUs without forward progress; see
+// VksortAlgorithm) into a VkCommandBuffer that you own. It never submits,
+// waits, or allocates memory while recording; it creates its pipelines once,
+// when the sorter is created.
 //
 // Typical use:
 //
@@ -40,7 +42,8 @@
 //    input order in both directions.
 //  - bit range: only bits [beginBit, endBit) of the key take part (of its
 //    order-preserving pattern, which for unsigned keys is the key itself),
-//    in ceil((endBit - beginBit) / 8) passes; keys equal in those bits keep
+//    in ceil((endBit - beginBit) / R) passes of R-bit digits (R = 8, or the
+//    portable algorithm's portableRadixBits); keys equal in those bits keep
 //    their input order.
 //  - count: 0 ... VKSORT_MAX_COUNT, no padding or multiple-of rule, given at
 //    record time or read from a GPU buffer at execution time (clamped).
@@ -60,10 +63,11 @@
 //    Put a barrier from there to your consumer. The other ranges (and temp)
 //    hold scratch data; wait on the same stage before reusing them.
 //  - vksort records its own barriers between its dispatches. It uses
-//    vkCmdFillBuffer (transfer stage) on the temp range, then compute
-//    dispatches. With a timestamp query pool it writes two timestamps. It binds its own compute pipeline and push
-//    constants: after vksortRecordSort the compute pipeline binding and the push-constant contents are undefined. No
-//    descriptor sets are used or disturbed.
+//    vkCmdFillBuffer (transfer stage) on the temp range (Onesweep only), then
+//    compute dispatches. With a timestamp query pool it writes two
+//    timestamps. It binds its own compute pipeline and push constants: after
+//    vksortRecordSort the compute pipeline binding and the push-constant
+//    contents are undefined. No descriptor sets are used or disturbed.
 //
 // Threading: a VksortSorter is immutable after creation. Any number of threads
 // may call vksortGetMemoryRequirements and vksortRecordSort on one sorter at
@@ -89,7 +93,9 @@
 //
 // Onesweep's look-back lets one workgroup wait for another that started
 // earlier, which needs the forward progress that desktop drivers (NVIDIA,
-// AMD, Intel) and lavapipe give to running workgroups.
+// AMD, Intel) and lavapipe give to running workgroups. Elsewhere vksort
+// picks its portable algorithm, in which no workgroup waits on another (see
+// VksortAlgorithm).
 #ifndef VKSORT_VKSORT_H
 #define VKSORT_VKSORT_H
 
@@ -178,6 +184,40 @@ typedef struct VksortTuning {
   uint32_t smallKeysPerThread;
 } VksortTuning;
 
+// Which sort vksortRecordSort records. Both give the same results for every
+// key type, value type, order, bit range and count, and both are stable.
+//  - ONESWEEP: one histogram kernel, then one reorder kernel per 8-bit
+//    pass, which finds each digit's output position by a decoupled
+//    look-back: a workgroup reads (and, if it must, waits for) what earlier
+//    workgroups published. Fewest passes over memory; constant temp memory.
+//    Its waits are bounded (VksortTuning::spinBudget) and never decide the
+//    result, but a GPU that lets a waiting workgroup starve one that has not
+//    run yet makes it slow, or, with a driver that never schedules the other
+//    one at all, as slow as the budget allows.
+//  - PORTABLE: a classic LSD radix sort in which no workgroup ever waits on
+//    another. Per pass of R = portableRadixBits bits (1, 2, 4 or 8): a count
+//    kernel writes each tile's digit histogram to a per-tile table, three
+//    dispatches scan the table (reduce, scan of the block sums, downsweep),
+//    and a scatter kernel ranks and sorts each tile locally and writes it
+//    out. Each pass reads the keys twice (Onesweep: once), so keys-only
+//    sorts move about 1.5 times the bytes, and temp memory grows with the
+//    count (see VksortMemoryRequirements).
+//  - AUTO (the default) picks by VkPhysicalDeviceVulkan12Properties::driverID,
+//    that is, by whether the driver is known to keep running workgroups
+//    progressing while others wait:
+//      Onesweep: NVIDIA proprietary; AMD proprietary, AMD open source (AMDVLK)
+//                and Mesa RADV; Intel proprietary (Windows) and Mesa ANV;
+//                Mesa llvmpipe (lavapipe).
+//      Portable: every other driver, among them MoltenVK (Apple), ARM Mali,
+//                Qualcomm and Mesa Turnip (Adreno), Imagination, Broadcom,
+//                Samsung, and drivers vksort does not know.
+// vksortGetAlgorithm says which one a sorter uses.
+typedef enum VksortAlgorithm {
+  VKSORT_ALGORITHM_AUTO = 0,
+  VKSORT_ALGORITHM_ONESWEEP = 1,
+  VKSORT_ALGORITHM_PORTABLE = 2
+} VksortAlgorithm;
+
 typedef struct VksortCreateInfo {
   VkInstance instance;  // the instance physicalDevice came from
   VkPhysicalDevice physicalDevice;
@@ -203,6 +243,12 @@ typedef struct VksortCreateInfo {
   // dispatch then carries a label ("vksort onesweep pass 2/4") for RenderDoc
   // and Nsight. When off, nothing is loaded or recorded.
   VkBool32 debugLabels;
+  VksortAlgorithm algorithm;  // default (0): VKSORT_ALGORITHM_AUTO
+  // Digit width of the portable algorithm: 1, 2, 4 or 8 bits (0 = 8). Fewer
+  // bits mean more passes (32-bit keys: 32 passes at 1 bit, 4 at 8) but a
+  // smaller tile table. Checked always, used only when the portable
+  // algorithm runs (Onesweep always uses 8 bits).
+  uint32_t portableRadixBits;
 } VksortCreateInfo;
 
 // Checks whether a physical device can run vksort. On failure the message
@@ -221,7 +267,14 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* pCreateInfo, VksortSorte
 
 // The shape the sorter was created with (defaults resolved, overrides
 // applied). tileKeys = workgroupSize * keysPerThread keys per reorder tile.
+// The portable algorithm uses the same tile (workgroupSize, keysPerThread)
+// for its count and scatter kernels and ignores the other fields.
 VksortResult vksortGetTuning(VksortSorter sorter, VksortTuning* pTuning);
+
+// The algorithm the sorter records (AUTO resolved: never
+// VKSORT_ALGORITHM_AUTO) and, if pRadixBits is not null, its digit width in
+// bits (8 for Onesweep).
+VksortResult vksortGetAlgorithm(VksortSorter sorter, VksortAlgorithm* pAlgorithm, uint32_t* pRadixBits);
 
 // Destroys the sorter. The caller must make sure no command buffer recorded
 // with it is still pending. A null sorter is ignored.
@@ -233,8 +286,15 @@ void vksortDestroySorter(VksortSorter sorter);
 //  - values, altValues (unless valueType is VKSORT_VALUE_NONE): maxCount *
 //    value size (4 bytes for 32-bit values and argsort, 8 for 64-bit). For
 //    argsort, values is not read; both are written.
-//  - temp: constant size, independent of maxCount: the global histograms,
-//    counters and the circular status buffer (about 1.5 MiB by default).
+//  - temp: with Onesweep, constant size, independent of maxCount: the global
+//    histograms, counters and the circular status buffer (about 1.5 MiB by
+//    default). With the portable algorithm it grows with maxCount: the tile
+//    table, 4 x 2^R bytes per tile of maxCount (tiles of tileKeys keys, see
+//    vksortGetTuning), plus 4 bytes per 2048 table entries. With 8-bit
+//    digits and tiles of 10240 keys (512 x 20, the default with 32-wide
+//    subgroups) that is 2.5% of the size of 32-bit keys (about 100 MiB for
+//    2^30 keys); with 4-bit digits 0.16%.
+//    Ask with the sorter you will sort with: its algorithm decides.
 // Alignment: key and value ranges at a multiple of their element size, temp
 // at 16 bytes, an indirect count at 4 bytes. An indirect count's buffer needs
 // STORAGE_BUFFER and SHADER_DEVICE_ADDRESS usage.
@@ -297,8 +357,12 @@ typedef struct VksortSortInfo {
 
 // Where the sorted keys (and values) are after the recorded commands
 // execute: in keys/values after an even number of passes, in alt/altValues
-// after an odd number. It depends only on the key size and bit range, never
-// on the data or the count.
+// after an odd number. The number of passes is that of the sorter's
+// algorithm: ceil((endBit - beginBit) / R) with R = 8 for Onesweep and R =
+// portableRadixBits for the portable algorithm (so a 32-bit sort at 4 bits
+// ends in keys, at 8 bits too, and a 24-bit range ends in alt at 8 bits but
+// in keys at 4). It depends only on the algorithm, the key size and the bit
+// range, never on the data or the count.
 typedef enum VksortResultBuffer { VKSORT_RESULT_IN_KEYS = 0, VKSORT_RESULT_IN_ALT = 1 } VksortResultBuffer;
 
 // Records the sort into commandBuffer (which must be in the recording state

@@ -1,0 +1,53 @@
+// vksort portable path, step 1 of a digit pass: the digit histogram of each
+// tile (seed 004, "Build Histograms").
+//
+// The portable path is a classic LSD radix sort for GPUs that do not promise
+// forward progress to running workgroups (see VksortAlgorithm in vksort.h):
+// per pass, this kernel counts, portable_scan.comp scans the counts, and
+// portable_scatter.comp moves the keys. No workgroup ever waits on another;
+// the order between the steps comes from the barriers between dispatches.
+//
+// One workgroup per tile writes the tile's count of every digit d to
+// table[d * numTiles + tile]. Digit-major, so that one exclusive scan over
+// the whole table gives each (digit, tile) the output position of the tile's
+// first key of that digit. With an indirect count, tiles past it write zeros
+// (the scan reads every entry) and read no keys.
+#version 460
+layout(local_size_x_id = 0) in;
+layout(constant_id = 0) const uint WG_SIZE = 512;
+layout(constant_id = 1) const uint SG_SIZE = 32;
+layout(constant_id = 2) const uint KEYS_PER_THREAD = 20;
+layout(constant_id = 3) const uint KEY_WORDS = 1;  // 1: 32-bit keys, 2: 64-bit keys
+layout(constant_id = 4) const uint KEY_KIND = 0;   // KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
+layout(constant_id = 5) const uint RADIX_BITS = 8;  // 1, 2, 4 or 8
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+#include "portable.glsl"
+
+const uint TILE = WG_SIZE * KEYS_PER_THREAD;
+
+shared uint sHist[RADIX];
+
+void main() {
+  const uint tid = gl_LocalInvocationIndex;
+  const uint tile = gridWorkgroupIndex();
+  if (tile >= pc.numTiles) return;  // the grid's last row may overhang (uniform)
+  const uint pass = pc.pass;
+  const uint count = sortCount();
+  const uint tileStart = tile * TILE;
+  const uint tileCount = tileStart < count ? min(TILE, count - tileStart) : 0u;
+
+  // Every loop takes the same number of turns in every invocation (see
+  // tile_sort.glsl).
+  for (uint base = 0; base < RADIX; base += WG_SIZE)
+    if (base + tid < RADIX) sHist[base + tid] = 0u;
+  barrier();
+  for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
+    const uint i = tid + k * WG_SIZE;  // coalesced
+    if (i < tileCount) atomicAdd(sHist[digitOf(toSortBits(loadKeyWords(pc.keysIn, tileStart + i)), pass)], 1u);
+  }
+  barrier();
+  U32Buf table = tileTable();
+  for (uint base = 0; base < RADIX; base += WG_SIZE)
+    if (base + tid < RADIX) table.v[(base + tid) * pc.numTiles + tile] = sHist[base + tid];
+}

@@ -1,0 +1,59 @@
+// vksort portable path, step 3 of a digit pass: each workgroup re-reads its
+// tile, ranks and sorts it locally (tile_sort.glsl, the same code as
+// Onesweep's) and writes it out, each digit starting at the position that
+// portable_scan.comp left in the tile table (seed 004, "Scatter").
+//
+// Nothing here waits on another workgroup: everything a tile needs was
+// written by earlier dispatches.
+#version 460
+layout(local_size_x_id = 0) in;
+layout(constant_id = 0) const uint WG_SIZE = 512;
+layout(constant_id = 1) const uint SG_SIZE = 32;
+layout(constant_id = 2) const uint KEYS_PER_THREAD = 20;
+layout(constant_id = 3) const uint KEY_WORDS = 1;         // 1: 32-bit keys, 2: 64-bit keys
+layout(constant_id = 4) const uint KEY_KIND = 0;          // KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
+layout(constant_id = 5) const uint VALUE_WORDS = 0;       // 0: keys only, 1: 32-bit values, 2: 64-bit values
+layout(constant_id = 6) const bool VALUE_INDEX = false;  // argsort: pass 0 makes value = input index
+layout(constant_id = 7) const uint RADIX_BITS = 8;        // 1, 2, 4 or 8
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+#include "portable.glsl"
+const bool SINGLE_TILE = false;  // tile_sort.glsl: one pass per dispatch
+#include "tile_sort.glsl"
+
+void main() {
+  const uint tid = gl_LocalInvocationIndex;
+  const uint tile = gridWorkgroupIndex();
+  const uint pass = pc.pass;
+  const uint count = sortCount();
+  const uint tileStart = tile * TILE;
+  // Past the grid or past an indirect count (uniform for the workgroup).
+  if (tile >= pc.numTiles || tileStart >= count) return;
+  const uint tileCount = min(TILE, count - tileStart);
+
+  clearSubgroupHistograms();
+  barrier();
+  loadTile(pass, tileStart, tileCount);
+  rankTile(pass, tileCount);
+  barrier();
+
+  // sDigitBase: where the tile's first key of each digit goes. (Digit loops
+  // take the same number of turns in every invocation: see tile_sort.glsl.)
+  U32Buf table = tileTable();
+  for (uint base = 0; base < RADIX; base += WG_SIZE) {
+    const uint d = base + tid;
+    if (d < RADIX) {
+      sScan[d] = digitCountAcrossSubgroups(d);
+      sDigitBase[d] = table.v[d * pc.numTiles + tile];
+    }
+  }
+  barrier();
+  scanDigitsExclusive();  // sScan: local start of each digit in the tile
+  sortTileLocally(pass, tileCount);
+  for (uint base = 0; base < RADIX; base += WG_SIZE)
+    if (base + tid < RADIX) sDigitBase[base + tid] -= sScan[base + tid];
+  barrier();
+
+  writeKeys(pass, tileCount);
+  writeValues(pc.pass, tileCount);
+}

@@ -1,0 +1,204 @@
+// The in-workgroup part of a digit pass, shared by onesweep.comp and
+// portable_scatter.comp: load one tile of WG_SIZE * KEYS_PER_THREAD keys
+// (and values), rank them stably by the current digit, sort the tile locally
+// in shared memory, and write it out so that neighbouring invocations write
+// neighbouring addresses within a digit (a coalesced scatter).
+//
+// The kernels differ only in where a digit's global position comes from:
+// Onesweep looks back over the status ring, the portable scatter reads it
+// from the scanned per-tile table. A kernel calls, in order:
+//   clearSubgroupHistograms(); barrier;
+//   loadTile(); rankTile(); barrier;
+//   per digit d: sum = digitCountAcrossSubgroups(d); sScan[d] = sum; barrier;
+//   scanDigitsExclusive(); sortTileLocally();
+//   per digit d: sDigitBase[d] = (keys before the tile's first d) - sScan[d];
+//   barrier; writeKeys(); writeValues();
+//
+// The includer includes common.glsl first and defines KEYS_PER_THREAD,
+// VALUE_WORDS (0, 1 or 2), VALUE_INDEX (argsort: pass 0 makes value = input
+// index) and SINGLE_TILE (onesweep.comp's small-N mode: every pass in one
+// dispatch, so the pass, not the push constants, picks buffers and mapping).
+//
+// Loops over digits or words are written so that every invocation of the
+// workgroup takes the same number of turns ("for base += WG_SIZE, if
+// base + tid < n"), never "for i = tid; i < n; i += WG_SIZE" with n not a
+// multiple of WG_SIZE. With the latter, lavapipe (Mesa 22.3.6, llvmpipe)
+// crashed or wrote keys to wrong places in the portable scatter kernel with
+// 16 digits and 128 invocations; the uniform form fixed it (see the README's
+// driver notes).
+
+const uint TILE = WG_SIZE * KEYS_PER_THREAD;
+const uint SG_KEYS = SG_SIZE * KEYS_PER_THREAD;
+const uint HIST_WORDS = NUM_SUBGROUPS * RADIX;
+const uint ITEM_WORDS = KEY_WORDS > VALUE_WORDS ? KEY_WORDS : VALUE_WORDS;
+const uint WORK_WORDS = TILE * ITEM_WORDS > HIST_WORDS ? TILE * ITEM_WORDS : HIST_WORDS;
+
+// First the per-subgroup digit histograms, then (after their prefixes are in
+// registers) the locally sorted keys of the tile, then its values. A 64-bit
+// item keeps its low words in [0, TILE) and its high words in [TILE, 2 TILE).
+shared uint sWork[WORK_WORDS];
+// Per digit, for the kernel: typically the tile's count, then (global start
+// - local start), which writeKeys reads.
+shared uint sDigitBase[RADIX];
+
+// This pass's input and output. The push constants name them, except in
+// SINGLE_TILE mode, where pass p reads buffer p % 2 (keys, alt) and writes
+// the other one.
+uint64_t keysIn(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.keysOut : pc.keysIn; }
+uint64_t keysOut(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.keysIn : pc.keysOut; }
+uint64_t valuesIn(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.valuesOut : pc.valuesIn; }
+uint64_t valuesOut(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.valuesIn : pc.valuesOut; }
+
+// The key at `index` of this pass's input, as sort bits (pass 0 maps them:
+// pc.loadXor is zero in later dispatches; SINGLE_TILE checks the pass).
+uvec2 loadKey(uint pass, uint index) {
+  const uvec2 k = loadKeyWords(keysIn(pass), index);
+  return SINGLE_TILE && pass != 0u ? k : toSortBits(k);
+}
+uint loadKeyDigit(uint pass, uint index) { return digitOf(loadKey(pass, index), pass); }
+
+// This invocation's part of the tile. Keys are read in subgroup-contiguous
+// runs: item i of an invocation is tile element sgBase + i * SG_SIZE + lane.
+// Ranking in that order keeps the sort stable. Low and high words are in
+// separate arrays, so that 32-bit keys and values cost one register each
+// (the high words are dead code then).
+uint gKeysLo[KEYS_PER_THREAD], gKeysHi[KEYS_PER_THREAD];
+uint gValuesLo[KEYS_PER_THREAD], gValuesHi[KEYS_PER_THREAD];
+uint gOffs[KEYS_PER_THREAD];  // rank of item i: in its subgroup and digit, then in the tile
+uint gDst[KEYS_PER_THREAD];   // output index of the key at tile position tid + i * WG_SIZE
+
+uint itemIndex(uint i) { return gl_SubgroupID * SG_KEYS + i * SG_SIZE + gl_SubgroupInvocationID; }
+
+void clearSubgroupHistograms() {
+  for (uint base = 0; base < HIST_WORDS; base += WG_SIZE)
+    if (base + gl_LocalInvocationIndex < HIST_WORDS) sWork[base + gl_LocalInvocationIndex] = 0u;
+}
+
+void loadTile(uint pass, uint tileStart, uint tileCount) {
+  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+    const uint idx = itemIndex(i);
+    uvec2 k = uvec2(0u), v = uvec2(0u);
+    if (idx < tileCount) {
+      k = loadKey(pass, tileStart + idx);
+      if (VALUE_INDEX && pass == 0u)
+        v.x = tileStart + idx;
+      else if (VALUE_WORDS == 1)
+        v.x = U32Buf(valuesIn(pass)).v[tileStart + idx];
+      else if (VALUE_WORDS == 2)
+        v = U32x2Buf(valuesIn(pass)).v[tileStart + idx];
+    }
+    gKeysLo[i] = k.x;
+    gKeysHi[i] = k.y;
+    gValuesLo[i] = v.x;
+    gValuesHi[i] = v.y;
+  }
+}
+
+// Warp-level multisplit: the lanes holding the same digit ("peers") are
+// found with one ballot per digit bit. The highest peer adds the group's
+// size to this subgroup's histogram (sWork[subgroup * RADIX + digit]) and
+// shuffles the old value to the others. Subgroups of up to 32 lanes use one
+// 32-bit mask word; larger ones use the full uvec4 ballot. The histograms
+// must be cleared, with a barrier, before.
+void rankTile(uint pass, uint tileCount) {
+  const uint lane = gl_SubgroupInvocationID;
+  const uint sg = gl_SubgroupID;
+  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+    const bool valid = itemIndex(i) < tileCount;
+    const uint d = digitOf(uvec2(gKeysLo[i], gKeysHi[i]), pass);
+    uint rank, peerCount, leader;
+    if (SG_SIZE <= 32) {
+      uint peers = subgroupBallot(valid).x;
+      for (uint b = 0; b < RADIX_BITS; ++b) {
+        const bool bit = ((d >> b) & 1u) != 0u;
+        const uint bal = subgroupBallot(bit).x;
+        peers &= bit ? bal : ~bal;
+      }
+      rank = bitCount(peers & gl_SubgroupLtMask.x);
+      peerCount = bitCount(peers);
+      leader = uint(findMSB(peers));
+    } else {
+      uvec4 peers = subgroupBallot(valid);
+      for (uint b = 0; b < RADIX_BITS; ++b) {
+        const bool bit = ((d >> b) & 1u) != 0u;
+        const uvec4 bal = subgroupBallot(bit);
+        peers &= bit ? bal : ~bal;
+      }
+      rank = subgroupBallotExclusiveBitCount(peers);
+      peerCount = subgroupBallotBitCount(peers);
+      leader = subgroupBallotFindMSB(peers);
+    }
+    uint old = 0u;
+    if (valid && leader == lane) old = atomicAdd(sWork[sg * RADIX + d], peerCount);
+    old = subgroupShuffle(old, valid ? leader : lane);
+    gOffs[i] = old + rank;
+  }
+}
+
+// After rankTile and a barrier: turns digit d's per-subgroup counts into
+// exclusive prefixes over the subgroups and returns the tile's count of d.
+uint digitCountAcrossSubgroups(uint d) {
+  uint sum = 0u;
+  for (uint w = 0; w < NUM_SUBGROUPS; ++w) {
+    const uint t = sWork[w * RADIX + d];
+    sWork[w * RADIX + d] = sum;
+    sum += t;
+  }
+  return sum;
+}
+
+// After scanDigitsExclusive (sScan: each digit's local start in the tile):
+// makes each item's rank its position in the locally sorted tile and moves
+// the keys there, in sWork.
+void sortTileLocally(uint pass, uint tileCount) {
+  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+    const uint d = digitOf(uvec2(gKeysLo[i], gKeysHi[i]), pass);
+    gOffs[i] += sWork[gl_SubgroupID * RADIX + d] + sScan[d];
+  }
+  barrier();
+  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+    if (itemIndex(i) < tileCount) {
+      sWork[gOffs[i]] = gKeysLo[i];
+      if (KEY_WORDS == 2) sWork[TILE + gOffs[i]] = gKeysHi[i];
+    }
+  }
+}
+
+// After sDigitBase holds (global start - local start) per digit and a
+// barrier: writes the sorted keys out (the last pass maps them back to keys).
+void writeKeys(uint pass, uint tileCount) {
+  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+    const uint p = gl_LocalInvocationIndex + i * WG_SIZE;
+    gDst[i] = 0u;
+    if (p < tileCount) {
+      uvec2 k = uvec2(sWork[p], 0u);
+      if (KEY_WORDS == 2) k.y = sWork[TILE + p];
+      gDst[i] = sDigitBase[digitOf(k, pass)] + p;
+      // pc.storeXor is zero before the last dispatch; SINGLE_TILE checks the pass.
+      storeKeyWords(keysOut(pass), gDst[i], SINGLE_TILE && pass + 1u != pc.passes ? k : fromSortBits(k));
+    }
+  }
+}
+
+// After writeKeys: the values follow through the same shared memory with the
+// same ranks.
+void writeValues(uint pass, uint tileCount) {
+  if (VALUE_WORDS == 0) return;
+  barrier();
+  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+    if (itemIndex(i) < tileCount) {
+      sWork[gOffs[i]] = gValuesLo[i];
+      if (VALUE_WORDS == 2) sWork[TILE + gOffs[i]] = gValuesHi[i];
+    }
+  }
+  barrier();
+  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+    const uint p = gl_LocalInvocationIndex + i * WG_SIZE;
+    if (p < tileCount) {
+      if (VALUE_WORDS == 1)
+        U32Buf(valuesOut(pass)).v[gDst[i]] = sWork[p];
+      else
+        U32x2Buf(valuesOut(pass)).v[gDst[i]] = uvec2(sWork[p], sWork[TILE + p]);
+    }
+  }
+}
