@@ -174,6 +174,8 @@ void usage() {
       "                      on the same keys, and print the GPU/CPU crossover\n"
       "  --cpu-max N         CPU sorts only up to this N (default 4194304)\n"
       "  --device I          the I-th Vulkan physical device\n"
+      "  --algorithm A       auto | onesweep | portable (default auto: by driver)\n"
+      "  --radix-bits R      the portable algorithm's digit width: 1, 2, 4 or 8 (default 8)\n"
       "  --validation        enable the Khronos validation layer (any message fails the run)\n"
       "  --tuning wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay   VksortTuning overrides (0 = default)\n",
       bench::commonUsage());
@@ -189,6 +191,8 @@ int main(int argc, char** argv) {
   VkContextOptions options;
   VksortTuning tuning{};
   bool haveTuning = false, cpu = false;
+  VksortAlgorithm algorithm = VKSORT_ALGORITHM_AUTO;
+  uint32_t radixBits = 0;
   uint32_t cpuMax = 1u << 22;
   for (int i = 1; i < argc; ++i) {
     if (bench::parseCommonOption(kProg, argc, argv, i, opt)) continue;
@@ -199,6 +203,18 @@ int main(int argc, char** argv) {
     };
     if (a == "--device") {
       options.deviceIndex = int(bench::parseNumber(kProg, next(), "--device"));
+    } else if (a == "--algorithm") {
+      const std::string v = next();
+      if (v == "auto")
+        algorithm = VKSORT_ALGORITHM_AUTO;
+      else if (v == "onesweep")
+        algorithm = VKSORT_ALGORITHM_ONESWEEP;
+      else if (v == "portable")
+        algorithm = VKSORT_ALGORITHM_PORTABLE;
+      else
+        die("unknown --algorithm " + v + " (auto, onesweep, portable)");
+    } else if (a == "--radix-bits") {
+      radixBits = uint32_t(std::atoi(next()));
     } else if (a == "--validation") {
       options.validation = true;
     } else if (a == "--cpu") {
@@ -240,12 +256,19 @@ int main(int argc, char** argv) {
   ci.pfnGetDeviceProcAddr = vkGetDeviceProcAddr;
   ci.pDeviceCreateInfo = &ctx.deviceCreateInfo;
   ci.pTuning = haveTuning ? &tuning : nullptr;
+  ci.algorithm = algorithm;
+  ci.portableRadixBits = radixBits;
   ci.keyType = VksortKeyType(opt.key);
   ci.valueType = VksortValueType(opt.value);
   VksortSorter sorter;
   if (vksortCreateSorter(&ci, &sorter) != VKSORT_SUCCESS) die(vksortGetLastError());
   VksortTuning shape{};
   vksortGetTuning(sorter, &shape);
+  VksortAlgorithm used = VKSORT_ALGORITHM_ONESWEEP;
+  uint32_t usedBits = 8;
+  vksortGetAlgorithm(sorter, &used, &usedBits);
+  const std::string algorithmName = used == VKSORT_ALGORITHM_PORTABLE ? "vksort portable r" + std::to_string(usedBits)
+                                                                      : std::string("vksort onesweep");
 
   KeyGen keygen;
   keygen.init(ctx.device);
@@ -420,7 +443,7 @@ int main(int argc, char** argv) {
     }
 
     bench::Row row = base;
-    row.algorithm = "vksort onesweep";
+    row.algorithm = algorithmName;
     row.n = n;
     row.runs = opt.runs;
     row.warmup = opt.warmup;
