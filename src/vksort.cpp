@@ -814,6 +814,22 @@ void keyMapMasks(const Shape& shape, bool descending, uint32_t load[4], uint32_t
   }
 }
 
+// The push constants of one digit pass: pass p reads keys[p % 2] (and
+// values) and writes the other buffer; keys become sort bits as pass 0 loads
+// them and keys again as the last pass stores them.
+void setPassPush(VksortPush* push, uint32_t pass, const VkDeviceAddress keys[2], const VkDeviceAddress values[2],
+                 const uint32_t loadXor[4], const uint32_t storeXor[4]) {
+  push->pass = pass;
+  push->keysIn = keys[pass % 2];
+  push->keysOut = keys[(pass + 1) % 2];
+  push->valuesIn = values[pass % 2];
+  push->valuesOut = values[(pass + 1) % 2];
+  for (int i = 0; i < 4; ++i) {
+    push->loadXor[i] = pass == 0 ? loadXor[i] : 0;
+    push->storeXor[i] = pass + 1 == push->passes ? storeXor[i] : 0;
+  }
+}
+
 // The Onesweep path: clear the temp header, the histogram kernel, then one
 // reorder dispatch per pass.
 void recordMultiTile(const VksortSorter s, VkCommandBuffer cmd, VksortPush push, const VkDeviceAddress keys[2],
@@ -834,17 +850,7 @@ void recordMultiTile(const VksortSorter s, VkCommandBuffer cmd, VksortPush push,
   for (uint32_t pass = 0; pass < passes; ++pass) {
     Label label(s, cmd, "vksort onesweep pass %u/%u", pass + 1, passes);
     computeBarrier(s, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
-    push.pass = pass;
-    push.keysIn = keys[pass % 2];
-    push.keysOut = keys[(pass + 1) % 2];
-    push.valuesIn = values[pass % 2];
-    push.valuesOut = values[(pass + 1) % 2];
-    // Keys become sort bits as pass 0 loads them and keys again as the last
-    // pass stores them.
-    for (int i = 0; i < 4; ++i) {
-      push.loadXor[i] = pass == 0 ? loadXor[i] : 0;
-      push.storeXor[i] = pass + 1 == passes ? storeXor[i] : 0;
-    }
+    setPassPush(&push, pass, keys, values, loadXor, storeXor);
     s->fn.cmdPushConstants(cmd, s->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
     dispatchTiles(s, cmd, numTiles);
   }
@@ -918,17 +924,7 @@ void recordPortable(const VksortSorter s, VkCommandBuffer cmd, const VksortSortI
   if (info.timestampQueryPool)
     s->fn.cmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, info.timestampQueryPool, info.firstTimestampQuery);
   for (uint32_t pass = 0; pass < passes; ++pass) {
-    push.pass = pass;
-    push.keysIn = keys[pass % 2];
-    push.keysOut = keys[(pass + 1) % 2];
-    push.valuesIn = values[pass % 2];
-    push.valuesOut = values[(pass + 1) % 2];
-    // The count and scatter kernels of a pass read the same keys, as sort
-    // bits: pass 0 maps keys as it loads them, the last pass maps back.
-    for (int i = 0; i < 4; ++i) {
-      push.loadXor[i] = pass == 0 ? loadXor[i] : 0;
-      push.storeXor[i] = pass + 1 == passes ? storeXor[i] : 0;
-    }
+    setPassPush(&push, pass, keys, values, loadXor, storeXor);  // count and scatter read the same sort bits
     s->fn.cmdPushConstants(cmd, s->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
     {
       Label label(s, cmd, "vksort portable count pass %u/%u", pass + 1, passes);
