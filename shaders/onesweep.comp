@@ -4,7 +4,8 @@
 // values, if any):
 //  1. takes its tile number from an atomic counter (never gl_WorkGroupID:
 //     launch order is not promised, and a tile only waits on lower tiles),
-//     and waits until its status-ring slot is free;
+//     and, once its key loads are issued, waits until its status-ring slot
+//     is free;
 //  2. ranks its keys within each subgroup by ballots on the digit bits
 //     (warp-level multisplit), keeping one digit histogram per subgroup so
 //     the rank is stable without ordering atomics between subgroups
@@ -58,8 +59,6 @@ void sortTile(uint pass) {
   } else if (tid == 0) {
     const uint t = atomicAdd(counters().v[VKSORT_CTR_TILE(pass)], 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
                              gl_SemanticsRelaxed);
-    // With an indirect count, workgroups past the last tile leave at once.
-    if (t * TILE < count) waitForRingSlot(pass, t);
     sTile = t;
     sLookMissing[0] = 0u;
   }
@@ -71,6 +70,9 @@ void sortTile(uint pass) {
   const uint tileCount = min(TILE, count - tileStart);
 
   loadTile(pass, tileStart, tileCount);
+  // The slot must be free before the first publication, after rankTile's
+  // barrier; waiting here lets the tail's load overlap the key loads.
+  if (!SINGLE_TILE && tid == 0) waitForRingSlot(pass, tile);
   rankTile(pass, tileCount);
   barrier();
 

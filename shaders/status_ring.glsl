@@ -94,22 +94,32 @@ void publishStatus(uint pass, uint tile, uint digit, uint value, bool inclusive)
     atomicStore(ringBuf().v[i], e, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
 }
 
+// The tail is read and advanced with relaxed atomics: it paces slot reuse
+// for speed, and the tags, not ordering, keep a reused slot from being
+// misread. (A release on the increment would also make the workgroup wait
+// for its key stores to complete before it can end.)
 uint loadTail(uint pass) {
   U32Buf ctr = counters();
   return STATUS_RMW ? atomicOr(ctr.v[VKSORT_CTR_TAIL(pass)], 0u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
-                               gl_SemanticsAcquire)
+                               gl_SemanticsRelaxed)
                     : atomicLoad(ctr.v[VKSORT_CTR_TAIL(pass)], gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
-                                 gl_SemanticsAcquire);
+                                 gl_SemanticsRelaxed);
 }
 
+// The largest (tail & TAIL_MASK) this invocation has seen in this dispatch.
+uint gTailSeen = 0u;
+
 // Spins until (tail & TAIL_MASK) >= target or the budget runs out; returns
-// whether the target was reached. Called by one invocation.
+// whether the target was reached. Called by one invocation. A target already
+// seen costs no load.
 bool waitForTail(uint pass, uint target) {
+  if (gTailSeen >= target) return true;
   uint t = loadTail(pass) & TAIL_MASK;
   while (t < target && gSpinLeft > 0u) {
     --gSpinLeft;
     VKSORT_POLL_ROUND(if (t < target) t = loadTail(pass) & TAIL_MASK;)
   }
+  gTailSeen = max(gTailSeen, t);
   return t >= target;
 }
 
@@ -118,11 +128,14 @@ void waitForRingSlot(uint pass, uint tile) {
   if (tile + LOOKBACK >= RING_SLOTS) waitForTail(pass, tile + LOOKBACK + 1u - RING_SLOTS);
 }
 
-// Listing 2: retire this tile once it no longer reads the ring.
+// Listing 2: retire this tile once it no longer reads the ring: once every
+// earlier group of 2^TAIL_BITS tiles has retired. The tail that the slot wait
+// read usually shows that already (it lags this tile only by the tiles in
+// flight), so most tiles retire with one atomic add and no load.
 void retireTile(uint pass, uint tile) {
   waitForTail(pass, tile & TAIL_MASK);
   atomicAdd(counters().v[VKSORT_CTR_TAIL(pass)], 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
-            gl_SemanticsRelease);
+            gl_SemanticsRelaxed);
 }
 
 // Whether entry e is still worth waiting for: an older tag (not published
