@@ -5,7 +5,8 @@
 //                [--key u32|i32|f32|u64|i64|f64] [--value none|u32|u64|index]
 //                [--dist uniform|lowentropy|morton|presorted] [--descending] [--bits B,E]
 //                [--cpu] [--cpu-max N] [--reference-max N]
-//                [--device I] [--validation] [--tuning wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay,smallwg,smallkpt]
+//                [--device I] [--validation] [--tuning
+//                wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay,smallwg,smallkpt]
 //
 // Each run generates new keys (and values) on the GPU (keygen.comp, seeded per
 // run: bench_common.h describes the distributions) in a dispatch of its own,
