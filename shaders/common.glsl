@@ -96,8 +96,10 @@ uint digitOf(uvec2 k, uint pass) {
 }
 
 // Workgroup barrier that also orders buffer accesses, so that a happens-before
-// chain through one invocation's atomics (tail iterator, done counter)
-// covers the whole workgroup.
+// chain through one invocation's atomics (the histogram's done counter)
+// covers the whole workgroup, and so that one pass of the single-tile path
+// sees the last one's writes. (The tail iterator is relaxed since 1194e6e;
+// onesweep.comp's two other uses may now be plain barriers: not measured.)
 void barrierAll() {
   controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
                  gl_StorageSemanticsShared | gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
