@@ -86,7 +86,7 @@ void sortTile(uint pass) {
   for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE) {
     const uint d = base + tid;
     if (d >= VKSORT_RADIX) continue;
-    const uint sum = digitCountAcrossSubgroups(d);
+    const uint sum = digitCountAcrossSubgroups(d, tileCount);
     sScan[d] = sum;
     sDigitBase[d] = sum;
     if (SINGLE_TILE)

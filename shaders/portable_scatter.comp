@@ -43,7 +43,7 @@ void main() {
   for (uint base = 0; base < RADIX; base += WG_SIZE) {
     const uint d = base + tid;
     if (d < RADIX) {
-      sScan[d] = digitCountAcrossSubgroups(d);
+      sScan[d] = digitCountAcrossSubgroups(d, tileCount);
       sDigitBase[d] = table.v[d * pc.numTiles + tile];
     }
   }

@@ -269,6 +269,8 @@ struct Shape {
   VksortTuning t;
   uint32_t histogramWorkgroupSize;  // 256, or less where subgroups x maxComputeWorkgroupSubgroups is smaller
   uint32_t tileKeys() const { return t.workgroupSize * t.keysPerThread; }
+  uint32_t smallKeys() const { return t.smallWorkgroupSize * t.smallKeysPerThread; }
+  bool hasMedium() const { return t.mediumMaxCount > smallKeys(); }
   uint32_t keyBits() const { return 32 * keyWords; }
 };
 
@@ -346,12 +348,19 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   d.faultPublishDelay = 0;
   // The small-N path is latency-bound: many invocations with few keys each.
   // H200, 1024 keys: 256 x 4 took 11.7 us, 256 x 16 26.3 us, 1024 x 10 45.1 us.
-  d.smallWorkgroupSize = maxWg < 1024 ? maxWg : 1024;
-  d.smallKeysPerThread = 4;
+  // On NVIDIA the shape also serves the mid-size path (below): there 512 x 8
+  // beat 1024 x 4 by 1-2 us from 4,096 to 2^19 keys and lost by 2 us at 1,024
+  // (H200, 2026-11-21; 512 x 4, 256 x 8, 256 x 16, 512 x 6 also measured).
+  d.smallWorkgroupSize = nvidia ? 512 : maxWg < 1024 ? maxWg : 1024;
+  d.smallKeysPerThread = nvidia ? 8 : 4;
   while (d.smallWorkgroupSize > sg &&  // per-subgroup histograms grow with the workgroup
          onesweepSharedBytes(d.smallWorkgroupSize, d.smallKeysPerThread, sg, itemWords) >
              lim.maxComputeSharedMemorySize)
     d.smallWorkgroupSize /= 2;
+  // The mid-size path (Onesweep in small-path tiles), measured on NVIDIA
+  // only (H200, 2026-11-21: 1024 x 4 tiles beat 1024 x 10 by 13-29% from
+  // 8,192 to 2^19 keys and lost at 2^20; 512 x 8 tiles tie at 2^20).
+  d.mediumMaxCount = nvidia ? 1u << 19 : 0;
 
   s->t = d;
   if (user) {
@@ -365,7 +374,9 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
     s->t.faultPublishDelay = user->faultPublishDelay;
     if (user->smallWorkgroupSize) s->t.smallWorkgroupSize = user->smallWorkgroupSize;
     if (user->smallKeysPerThread) s->t.smallKeysPerThread = user->smallKeysPerThread;
+    if (user->mediumMaxCount) s->t.mediumMaxCount = user->mediumMaxCount;
   }
+  if (!s->hasMedium()) s->t.mediumMaxCount = 0;
   const VksortTuning& t = s->t;
   if (t.workgroupSize % sg != 0 || t.workgroupSize > maxWg)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
@@ -435,6 +446,7 @@ struct VksortSorter_T {
   VkPipeline histogram = VK_NULL_HANDLE;
   VkPipeline onesweep = VK_NULL_HANDLE;
   VkPipeline singleTile = VK_NULL_HANDLE;  // onesweep.comp with SINGLE_TILE: the small-N path
+  VkPipeline medium = VK_NULL_HANDLE;      // onesweep.comp in the small path's shape (if mediumMaxCount is on)
   // AUTO resolved at creation; only the chosen algorithm's pipelines exist.
   VksortAlgorithm algorithm = VKSORT_ALGORITHM_ONESWEEP;
   uint32_t radixBits = VKSORT_RADIX_BITS;
@@ -449,6 +461,7 @@ void destroyObjects(VksortSorter s) {
   if (s->histogram) s->fn.destroyPipeline(s->device, s->histogram, s->allocator);
   if (s->onesweep) s->fn.destroyPipeline(s->device, s->onesweep, s->allocator);
   if (s->singleTile) s->fn.destroyPipeline(s->device, s->singleTile, s->allocator);
+  if (s->medium) s->fn.destroyPipeline(s->device, s->medium, s->allocator);
   const VkPipeline portable[] = {s->portableCount, s->portableScan[0], s->portableScan[1], s->portableScan[2],
                                  s->portableScatter};
   for (VkPipeline p : portable)
@@ -642,6 +655,7 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
   VksortAlgorithm algorithm = ci->algorithm;
   const uint32_t radixBits = ci->portableRadixBits ? ci->portableRadixBits : VKSORT_RADIX_BITS;
   if ((r = chooseAlgorithm(info, shape, radixBits, &algorithm)) != VKSORT_SUCCESS) return r;
+  if (algorithm == VKSORT_ALGORITHM_PORTABLE) shape.t.mediumMaxCount = 0;  // a Onesweep path
 
   void* mem = ci->pAllocationCallbacks
                   ? ci->pAllocationCallbacks->pfnAllocation(ci->pAllocationCallbacks->pUserData, sizeof(VksortSorter_T),
@@ -699,9 +713,12 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
                      shape.valueIndex,    0};
     r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 14, "onesweep",
                        &s->onesweep);
-    oc[0] = t.smallWorkgroupSize;  // the small-N path: SINGLE_TILE, its own shape
+    oc[0] = t.smallWorkgroupSize;  // the small and mid-size paths: the small shape
     oc[2] = t.smallKeysPerThread;
-    oc[13] = 1;
+    if (r == VKSORT_SUCCESS && shape.hasMedium())
+      r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 14,
+                         "onesweep (mid-size)", &s->medium);
+    oc[13] = 1;  // SINGLE_TILE
     if (r == VKSORT_SUCCESS)
       r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 14,
                          "onesweep (single tile)", &s->singleTile);
@@ -832,9 +849,10 @@ void setPassPush(VksortPush* push, uint32_t pass, const VkDeviceAddress keys[2],
 
 // The Onesweep path: clear the temp header, the histogram kernel, then one
 // reorder dispatch per pass.
-void recordMultiTile(const VksortSorter s, VkCommandBuffer cmd, VksortPush push, const VkDeviceAddress keys[2],
-                     const VkDeviceAddress values[2], const uint32_t loadXor[4], const uint32_t storeXor[4],
-                     uint32_t numTiles, uint32_t histWorkgroups, const VksortBufferRange& temp) {
+void recordMultiTile(const VksortSorter s, VkCommandBuffer cmd, VkPipeline onesweep, VksortPush push,
+                     const VkDeviceAddress keys[2], const VkDeviceAddress values[2], const uint32_t loadXor[4],
+                     const uint32_t storeXor[4], uint32_t numTiles, uint32_t histWorkgroups,
+                     const VksortBufferRange& temp) {
   {
     Label label(s, cmd, "vksort histogram");
     // The header (histograms and counters) starts at zero for every sort.
@@ -845,7 +863,7 @@ void recordMultiTile(const VksortSorter s, VkCommandBuffer cmd, VksortPush push,
     s->fn.cmdPushConstants(cmd, s->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
     s->fn.cmdDispatch(cmd, histWorkgroups, 1, 1);
   }
-  s->fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->onesweep);
+  s->fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, onesweep);
   const uint32_t passes = push.passes;
   for (uint32_t pass = 0; pass < passes; ++pass) {
     Label label(s, cmd, "vksort onesweep pass %u/%u", pass + 1, passes);
@@ -965,7 +983,10 @@ VksortResult vksortRecordSort(VksortSorter s, VkCommandBuffer cmd, const VksortS
   if (info->count == 0) return VKSORT_SUCCESS;  // nothing to sort, nothing to record
 
   const Shape& shape = s->shape;
-  const uint32_t tile = shape.tileKeys();
+  // Onesweep in the small shape's tiles up to mediumMaxCount (the portable
+  // algorithm has no mid-size path).
+  const bool medium = s->medium && info->count <= shape.t.mediumMaxCount;
+  const uint32_t tile = medium ? shape.smallKeys() : shape.tileKeys();
   const uint32_t numTiles = (info->count + tile - 1) / tile;
   const uint32_t histWg = shape.histogramWorkgroupSize;
   const uint32_t perWorkgroup = histWg * kHistogramKeysPerInvocation;
@@ -1004,7 +1025,7 @@ VksortResult vksortRecordSort(VksortSorter s, VkCommandBuffer cmd, const VksortS
   if (info->timestampQueryPool)
     s->fn.cmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, info->timestampQueryPool,
                             info->firstTimestampQuery);
-  if (info->count <= shape.t.smallWorkgroupSize * shape.t.smallKeysPerThread) {
+  if (info->count <= shape.smallKeys()) {
     // The small-N path: one workgroup, every pass, one dispatch; temp is unused.
     Label label(s, cmd, "vksort single-tile sort, %u passes", passes);
     push.keysIn = keys[0];
@@ -1016,7 +1037,8 @@ VksortResult vksortRecordSort(VksortSorter s, VkCommandBuffer cmd, const VksortS
     s->fn.cmdPushConstants(cmd, s->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
     s->fn.cmdDispatch(cmd, 1, 1, 1);
   } else {
-    recordMultiTile(s, cmd, push, keys, values, loadXor, storeXor, numTiles, histWorkgroups, info->temp);
+    recordMultiTile(s, cmd, medium ? s->medium : s->onesweep, push, keys, values, loadXor, storeXor, numTiles,
+                    histWorkgroups, info->temp);
   }
   if (info->timestampQueryPool)
     s->fn.cmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, info->timestampQueryPool,

@@ -152,6 +152,44 @@ TEST_CASE("faults: delayed status, tiny rings and no patience still sort correct
   }
 }
 
+TEST_CASE("the mid-size path: Onesweep in the small path's tiles, up to mediumMaxCount") {
+  // On by default on NVIDIA only, so turned on here: counts above the
+  // one-workgroup path and up to mediumMaxCount go through Onesweep in tiles
+  // of the small shape, one more is the regular tile. Also with a tiny ring,
+  // no patience and delayed status, as in the faults case.
+  // (mediumMaxCount, ring, lookback, tailGroup, spinBudget, faultPublishDelay); 0 = default
+  const uint32_t shapes[][6] = {{1u << 17, 0, 0, 0, 0, 0}, {1u << 17, 5, 2, 2, 1, 40}, {1u << 17, 0, 0, 0, 2, 1000}};
+  auto rng = caseRng(9);
+  for (auto& sh : shapes) {
+    VksortTuning tuning{};
+    tuning.mediumMaxCount = sh[0];
+    tuning.ringSlots = sh[1];
+    tuning.lookback = sh[2];
+    tuning.tailGroup = sh[3];
+    tuning.spinBudget = sh[4];
+    tuning.faultPublishDelay = sh[5];
+    SorterHolder s(&tuning);
+    VksortTuning got;
+    REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
+    REQUIRE(got.mediumMaxCount == sh[0]);
+    const uint32_t small = s.smallSortKeys(), m = sh[0];
+    char label[112];
+    std::snprintf(label, sizeof label, "mid-size, ring %u lookback %u tailGroup %u spinBudget %u delay %u", sh[1],
+                  sh[2], sh[3], sh[4], sh[5]);
+    for (uint32_t n : {small + 1, 2 * small - 1, 2 * small + 1, 7 * small + 3, 7919u, 104729u, m, m + 1})
+      checkSort(s, makeKeys(n, Dist::Uniform, rng), label);
+    checkSort(s, makeKeys(9 * small, Dist::FewUnique, rng), label);
+  }
+  // Up to the small path's count, the mid-size path is off (and reported so).
+  VksortTuning off{};
+  off.mediumMaxCount = 1;
+  SorterHolder s(&off);
+  VksortTuning got;
+  REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
+  CHECK(got.mediumMaxCount == 0);
+  checkSort(s, makeKeys(3 * s.smallSortKeys() + 1, Dist::Uniform, rng), "mid-size path off");
+}
+
 TEST_CASE("repeated sorts give the right answer every time (races)") {
   SorterHolder s;
   VksortTuning small{};

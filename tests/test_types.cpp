@@ -51,6 +51,25 @@ TEST_CASE("every key type x value type x order x bit range, at edge sizes") {
   MESSAGE("typed sorts checked: " << sorts);
 }
 
+TEST_CASE("the mid-size path sorts every key type x value type") {
+  // Onesweep in the small path's tiles (on by default on NVIDIA only).
+  auto rng = caseRng(14);
+  VksortTuning tuning{};
+  tuning.mediumMaxCount = 1u << 16;
+  for (const KeyInfo& key : kKeys)
+    for (const ValueInfo& value : kValues) {
+      SorterHolder s(&tuning, key.type, value.type);
+      const uint32_t small = s.smallSortKeys();
+      int variant = 0;
+      for (bool descending : {false, true}) {
+        SortCase c{&key, &value, descending, 0, 0, ""};
+        c.label = std::string(key.name) + ", " + value.name + (descending ? ", descending" : ", ascending") +
+                  ", mid-size path";
+        for (uint32_t n : {small + 1, 5 * small + 7}) checkTypedSort(s, c, makeKeys(n, key, Dist(variant++ % 3), rng));
+      }
+    }
+}
+
 TEST_CASE("floats follow IEEE-754 totalOrder in both directions") {
   // -NaN < -inf < -max < -1 < -denormal < -0 < +0 < +denormal < 1 < max < +inf < +NaN
   const float f32[] = {-std::numeric_limits<float>::infinity(),

@@ -178,10 +178,19 @@ typedef struct VksortTuning {
   uint32_t faultPublishDelay;
   // The small-N path: counts up to smallWorkgroupSize x smallKeysPerThread
   // are sorted by one workgroup in one dispatch, every pass in shared memory
-  // and the caller's buffers (defaults: the largest workgroup up to 1024, 4
-  // keys each).
+  // and the caller's buffers (defaults: 512 x 8 on NVIDIA; elsewhere the
+  // largest workgroup up to 1024, 4 keys each).
   uint32_t smallWorkgroupSize;
   uint32_t smallKeysPerThread;
+  // The mid-size path: counts above the small path's and up to
+  // mediumMaxCount are sorted by Onesweep in tiles of the small path's shape
+  // (smallWorkgroupSize x smallKeysPerThread keys), so that a mid-size sort
+  // spreads over more workgroups. Default: 2^19 on NVIDIA (H200: 65,536 keys
+  // in 51 us with 512 x 8 tiles against 71 us with 1024 x 10); elsewhere
+  // off, as nothing was measured there. A value up to the small path's count
+  // turns it off; vksortGetTuning reports 0 when it is off. The portable
+  // algorithm has no mid-size path.
+  uint32_t mediumMaxCount;
 } VksortTuning;
 
 // Which sort vksortRecordSort records. Both give the same results for every

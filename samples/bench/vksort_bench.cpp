@@ -6,7 +6,7 @@
 //                [--dist uniform|lowentropy|morton|presorted] [--descending] [--bits B,E]
 //                [--cpu] [--cpu-max N] [--reference-max N]
 //                [--device I] [--validation] [--tuning
-//                wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay,smallwg,smallkpt]
+//                wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay,smallwg,smallkpt,mediummax]
 //
 // Each run generates new keys (and values) on the GPU (keygen.comp, seeded per
 // run: bench_common.h describes the distributions) in a dispatch of its own,
@@ -27,6 +27,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench_common.h"
@@ -178,7 +179,7 @@ void usage() {
       "  --algorithm A       auto | onesweep | portable (default auto: by driver)\n"
       "  --radix-bits R      the portable algorithm's digit width: 1, 2, 4 or 8 (default 8)\n"
       "  --validation        enable the Khronos validation layer (any message fails the run)\n"
-      "  --tuning wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay,smallwg,smallkpt\n"
+      "  --tuning wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay,smallwg,smallkpt,mediummax\n"
       "                   VksortTuning overrides (0 = default)\n",
       bench::commonUsage());
 }
@@ -225,10 +226,10 @@ int main(int argc, char** argv) {
       cpuMax = uint32_t(std::min<uint64_t>(bench::parseNumber(kProg, next(), "--cpu-max"), UINT32_MAX));
     } else if (a == "--tuning") {
       std::vector<uint64_t> t = bench::parseNumbers(kProg, next(), "--tuning");
-      t.resize(10, 0);
-      uint32_t u[10];
-      for (int k = 0; k < 10; ++k) u[k] = uint32_t(t[size_t(k)]);
-      tuning = {u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9]};
+      t.resize(11, 0);
+      uint32_t u[11];
+      for (int k = 0; k < 11; ++k) u[k] = uint32_t(t[size_t(k)]);
+      tuning = {u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10]};
       haveTuning = true;
     } else {
       usage();
@@ -282,10 +283,13 @@ int main(int argc, char** argv) {
 
   const char* commit = std::getenv("VKSORT_COMMIT") ? std::getenv("VKSORT_COMMIT") : VKSORT_GIT_COMMIT;
   std::printf("device: %s (%s), commit %s\n", ctx.deviceName().c_str(), ctx.driverDescription().c_str(), commit);
-  std::printf("key %s, value %s, dist %s, %s, bits [%u, %u), tile %u x %u; median of %d runs after %d warm-up\n",
-              key.name, bench::kValueNames[opt.value], bench::kDistNames[opt.dist],
-              opt.descending ? "descending" : "ascending", opt.beginBit, opt.endBit, shape.workgroupSize,
-              shape.keysPerThread, opt.runs, opt.warmup);
+  std::printf(
+      "key %s, value %s, dist %s, %s, bits [%u, %u), tile %u x %u (%u x %u up to N = %u); median of %d runs after %d "
+      "warm-up\n",
+      key.name, bench::kValueNames[opt.value], bench::kDistNames[opt.dist], opt.descending ? "descending" : "ascending",
+      opt.beginBit, opt.endBit, shape.workgroupSize, shape.keysPerThread, shape.smallWorkgroupSize,
+      shape.smallKeysPerThread, std::max(shape.mediumMaxCount, shape.smallWorkgroupSize * shape.smallKeysPerThread),
+      opt.runs, opt.warmup);
   FILE* json = opt.jsonPath ? std::fopen(opt.jsonPath, "w") : nullptr;
   if (opt.jsonPath && !json) die(std::string("cannot write ") + opt.jsonPath);
 
@@ -317,6 +321,12 @@ int main(int argc, char** argv) {
   std::printf("%-16s %12s %12s %12s %10s  %s\n", "algorithm", "N", "median us", "min us", "G keys/s", "check");
   bool allOk = true;
   std::map<uint32_t, double> gpuMs, cpuBestMs;
+  struct CpuInput {
+    uint32_t n;
+    bench::HostArray keys, values;
+    uint32_t valueMask;
+  };
+  std::vector<CpuInput> cpuInputs;  // the verified runs' inputs, for --cpu
   for (const uint32_t n : opt.sizes) {
     VksortMemoryRequirements req;
     if (vksortGetMemoryRequirements(sorter, n, &req) != VKSORT_SUCCESS) die(vksortGetLastError());
@@ -455,10 +465,14 @@ int main(int argc, char** argv) {
     row.tempBytes = req.tempSize + req.altSize + (opt.value != bench::kNoValue ? req.valuesSize : 0);
     row.verified = check.ok;
     row.check = checkWhat;
-    char extra[160];
-    std::snprintf(extra, sizeof extra, "\"tuning\":\"%u,%u,%u,%u,%u,%u\",\"timing\":\"vulkan timestamps\"",
+    // The tile shape this N ran with (the small path's up to mediumMaxCount).
+    const bool smallShape = n <= shape.smallWorkgroupSize * shape.smallKeysPerThread || n <= shape.mediumMaxCount;
+    char extra[200];
+    std::snprintf(extra, sizeof extra,
+                  "\"tuning\":\"%u,%u,%u,%u,%u,%u\",\"tile\":\"%ux%u\",\"timing\":\"vulkan timestamps\"",
                   shape.workgroupSize, shape.keysPerThread, shape.ringSlots, shape.lookback, shape.tailGroup,
-                  shape.histogramWorkgroups);
+                  shape.histogramWorkgroups, smallShape ? shape.smallWorkgroupSize : shape.workgroupSize,
+                  smallShape ? shape.smallKeysPerThread : shape.keysPerThread);
     row.extra = extra;
     if (opt.times) row.timesMs = times;
     emit(row);
@@ -469,26 +483,29 @@ int main(int argc, char** argv) {
       if (b->buffer) ctx.destroyBuffer(*b);
     staging.destroy(ctx.device);
 
-    if (cpu && n <= cpuMax) {
-      const int cpuRuns = n <= (1u << 16) ? 15 : n <= (1u << 20) ? 7 : 3;
-      for (const bool radix : {false, true}) {
-        const bench::CpuResult r =
-            bench::timeCpuSort(radix, inKeys, inValues, opt.value, checked.valueMask, order, cpuRuns);
-        bench::Row c = cpuBase;
-        c.algorithm = radix ? "cpu radix" : "cpu std::sort";
-        c.n = n;
-        c.runs = r.runs;
-        c.medianMs = r.medianMs;
-        c.minMs = r.minMs;
-        c.tempBytes = radix ? VkDeviceSize(n) * (keyBytes + valueBytes) : 0;
-        c.verified = r.check.ok;
-        c.check = radix ? "O(N) check (order, permutation, stability)" : "O(N) check (order, permutation)";
-        emit(c);
-        if (!r.check.ok)
-          std::fprintf(stderr, "vksort_bench: %s WRONG: %s\n", c.algorithm.c_str(), r.check.what.c_str());
-        allOk = allOk && r.check.ok;
-        if (r.check.ok && (!cpuBestMs.count(n) || r.medianMs < cpuBestMs[n])) cpuBestMs[n] = r.medianMs;
-      }
+    if (cpu && n <= cpuMax) cpuInputs.push_back({n, std::move(inKeys), std::move(inValues), checked.valueMask});
+  }
+  // The CPU sorts run after every GPU size: the GPU idles while they run, and
+  // on the H200 a GPU size measured after seconds of idling gave 3x slower
+  // medians (clocks or power state) despite the 300 ms of sustained load.
+  for (const CpuInput& in : cpuInputs) {
+    const uint32_t n = in.n;
+    const int cpuRuns = n <= (1u << 16) ? 15 : n <= (1u << 20) ? 7 : 3;
+    for (const bool radix : {false, true}) {
+      const bench::CpuResult r = bench::timeCpuSort(radix, in.keys, in.values, opt.value, in.valueMask, order, cpuRuns);
+      bench::Row c = cpuBase;
+      c.algorithm = radix ? "cpu radix" : "cpu std::sort";
+      c.n = n;
+      c.runs = r.runs;
+      c.medianMs = r.medianMs;
+      c.minMs = r.minMs;
+      c.tempBytes = radix ? VkDeviceSize(n) * (keyBytes + valueBytes) : 0;
+      c.verified = r.check.ok;
+      c.check = radix ? "O(N) check (order, permutation, stability)" : "O(N) check (order, permutation)";
+      emit(c);
+      if (!r.check.ok) std::fprintf(stderr, "vksort_bench: %s WRONG: %s\n", c.algorithm.c_str(), r.check.what.c_str());
+      allOk = allOk && r.check.ok;
+      if (r.check.ok && (!cpuBestMs.count(n) || r.medianMs < cpuBestMs[n])) cpuBestMs[n] = r.medianMs;
     }
   }
   if (json) std::fclose(json);
