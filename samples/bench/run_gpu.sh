@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs vksort_bench and the CUB baseline on the same NVIDIA GPU in one go and
 # writes the vksort/CUB tables and a plot. Run from the repository root.
-#   (a) u32 keys, uniform, N = 2^10, 2^12, ..., 2^28, plus the CPU sorts
+#   (a) u32 keys, uniform, N = 2^10, 2^12, ..., 2^28 and 2^19, plus the CPU sorts
 #       (std::sort, LSD radix; one thread) up to 2^22 and the GPU/CPU crossover
 #   (b) u32 keys + u32 values and u64 keys at 2^20, 2^24, 2^26, 2^28;
 #       u64 keys + u32 values at 2^20, 2^24, 2^26
@@ -70,7 +70,7 @@ main() {
   }
 
   # (a) u32 keys, every even power of two; CPU rows up to 2^22 (vksort_bench --cpu).
-  local a=1024,4096,16384,65536,262144,1048576,4194304,16777216,67108864,268435456
+  local a=1024,4096,16384,65536,262144,524288,1048576,4194304,16777216,67108864,268435456
   step "$vkb" --runs "$runs" --json "$tmp/vk-a.jsonl" --sizes $a --cpu --cpu-max 4194304
   if [ -x "$cubb" ]; then step "$cubb" --runs "$runs" --json "$tmp/cub-a.jsonl" --sizes $a; fi
   # (b) pairs and 64-bit keys.
