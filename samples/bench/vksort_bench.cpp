@@ -11,9 +11,10 @@
 // Each run generates new keys (and values) on the GPU (keygen.comp, seeded per
 // run: bench_common.h describes the distributions) in a dispatch of its own,
 // then times only the recorded sort: from a BOTTOM_OF_PIPE timestamp after key
-// generation has finished to one after the sort's last dispatch. The first
-// timed run of every size is downloaded and verified (bench::verifySort: the
-// O(N) check at every size, plus std::stable_sort up to --reference-max).
+// generation has finished to one after the sort's last dispatch. All runs of
+// a size go into one submission, so the GPU does not idle between them. The
+// last timed run of every size is downloaded and verified (bench::verifySort:
+// the O(N) check at every size, plus std::stable_sort up to --reference-max).
 // --cpu also times std::sort and an LSD radix sort on the CPU (one thread) on
 // those same keys and prints where the GPU starts to win.
 #include <vksort/vksort.h>
@@ -277,7 +278,7 @@ int main(int argc, char** argv) {
   keygen.init(ctx.device);
   VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
   qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
-  qci.queryCount = 2;
+  qci.queryCount = uint32_t(2 * (opt.warmup + opt.runs));  // two per run of one size
   VkQueryPool queries;
   vkCreateQueryPool(ctx.device, &qci, nullptr, &queries);
 
@@ -375,21 +376,24 @@ int main(int argc, char** argv) {
       }
     }
 
-    std::vector<double> times;
-    bench::Check check;
-    check.fail("not run");
-    std::string checkWhat;
-    bench::HostArray inKeys, inValues, outKeys, outValues;
+    // Every warm-up and timed run of this size in one submission, each on
+    // fresh keys: the GPU never idles between runs. (With one submission per
+    // run, the H200 fell into 1.7-3x slower medians at sizes that moved from
+    // one benchmark run to the next.) The last run is verified: its input is
+    // copied out before its sort (outside the timestamps), its output after.
+    const int total = opt.warmup + opt.runs;
+    const int verifyRun = total - 1;
     bench::GenParams checked{};  // the verified run's input
-    for (int run = 0; run < opt.warmup + opt.runs; ++run) {
-      const bool verify = run == opt.warmup;  // the first timed run of every size
+    VksortResultBuffer where = VKSORT_RESULT_IN_KEYS;
+    VkCommandBuffer cmd = ctx.beginCommands();
+    vkCmdResetQueryPool(cmd, queries, 0, uint32_t(2 * total));
+    for (int run = 0; run < total; ++run) {
       push.params = bench::makeGenParams(bench::runSeed(uint32_t(run), n), n, opt.key, opt.value, opt.dist);
-      VkCommandBuffer cmd = ctx.beginCommands();
-      vkCmdResetQueryPool(cmd, queries, 0, 2);
-      fullBarrier(cmd);  // the previous run's sort and copies, before new keys
+      fullBarrier(cmd);  // the previous run's sort, before new keys
       keygen.record(cmd, push);
       fullBarrier(cmd);
-      if (verify) {
+      if (run == verifyRun) {
+        checked = push.params;
         VkBufferCopy k{0, 0, keysBytes};
         vkCmdCopyBuffer(cmd, keys.buffer, staging.buffer, 1, &k);
         if (genValues) {
@@ -400,59 +404,61 @@ int main(int argc, char** argv) {
       }
       // BOTTOM_OF_PIPE: the first timestamp is written once key generation
       // (and the copy) have completed.
-      vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 0);
-      VksortResultBuffer where;
+      vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, uint32_t(2 * run));
       if (vksortRecordSort(sorter, cmd, &si, &where) != VKSORT_SUCCESS) die(vksortGetLastError());
-      vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 1);
-      if (!ctx.submitAndWait(cmd, kFenceTimeoutNs, &error)) die(error + " at N = " + std::to_string(n));
-      uint64_t ts[2];
-      vkGetQueryPoolResults(ctx.device, queries, 0, 2, sizeof ts, ts, sizeof(uint64_t),
-                            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-      const uint64_t mask = ctx.timestampValidBits >= 64 ? ~0ull : (1ull << ctx.timestampValidBits) - 1;
-      const double ms = double((ts[1] - ts[0]) & mask) * double(ctx.properties.limits.timestampPeriod) * 1e-6;
-      if (run >= opt.warmup) times.push_back(ms);
-      if (!verify) continue;
-      checked = push.params;
-
-      inKeys.resize(n, keyBytes);
-      inValues.resize(n, genValues ? valueBytes : 0);
-      std::memcpy(inKeys.data(), staging.mapped, keysBytes);
-      if (genValues) std::memcpy(inValues.data(), static_cast<const char*>(staging.mapped) + keysBytes, valuesBytes);
-      cmd = ctx.beginCommands();
-      fullBarrier(cmd);
-      VkBufferCopy k{0, 0, keysBytes};
-      vkCmdCopyBuffer(cmd, where == VKSORT_RESULT_IN_KEYS ? keys.buffer : alt.buffer, staging.buffer, 1, &k);
-      if (opt.value != bench::kNoValue) {
-        VkBufferCopy v{0, keysBytes, valuesBytes};
-        vkCmdCopyBuffer(cmd, where == VKSORT_RESULT_IN_KEYS ? values.buffer : altValues.buffer, staging.buffer, 1, &v);
-      }
-      toHostBarrier(cmd);
-      if (!ctx.submitAndWait(cmd, kFenceTimeoutNs, &error)) die(error + " at N = " + std::to_string(n));
-      outKeys.resize(n, keyBytes);
-      outValues.resize(n, valueBytes);
-      std::memcpy(outKeys.data(), staging.mapped, keysBytes);
-      if (valueBytes) std::memcpy(outValues.data(), static_cast<const char*>(staging.mapped) + keysBytes, valuesBytes);
-
-      // The input must be what bench_common.h describes (keygen.comp in step
-      // with it): every key up to --reference-max, a sample above.
-      bench::Check gen;
-      if (n <= opt.referenceMax) {
-        gen = bench::checkGenerated(push.params, opt.value, inKeys.words(), inValues.words());
-      } else {
-        for (uint32_t i = 0; i < n && gen.ok; i += 4099)
-          if (inKeys.words()[i] != bench::genKey(push.params, i)) gen.fail("generated key " + std::to_string(i));
-        if (inKeys.words()[n - 1] != bench::genKey(push.params, n - 1)) gen.fail("the last generated key");
-      }
-      const bool reference = n <= opt.referenceMax;
-      check = bench::verifySort(order, opt.value, push.params.valueMask, n, inKeys.words(), inValues.words(),
-                                outKeys.words(), outValues.words(), true, reference);
-      checkWhat = reference ? "std::stable_sort reference + O(N) check" : "O(N) check (order, permutation, stability)";
-      if (!gen.ok) check.fail("keygen.comp disagrees with bench_common.h: " + gen.what);
-      if (!check.ok)
-        std::fprintf(stderr, "vksort_bench: WRONG RESULT: key %s, value %s, dist %s, N = %u, seed %u: %s\n", key.name,
-                     bench::kValueNames[opt.value], bench::kDistNames[opt.dist], n, bench::runSeed(uint32_t(run), n),
-                     check.what.c_str());
+      vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, uint32_t(2 * run + 1));
     }
+    // A hang still ends in a failure, after at most a minute per sort.
+    if (!ctx.submitAndWait(cmd, kFenceTimeoutNs * uint64_t(total), &error)) die(error + " at N = " + std::to_string(n));
+    std::vector<uint64_t> ts(size_t(2 * total));
+    vkGetQueryPoolResults(ctx.device, queries, 0, uint32_t(2 * total), ts.size() * sizeof(uint64_t), ts.data(),
+                          sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    const uint64_t mask = ctx.timestampValidBits >= 64 ? ~0ull : (1ull << ctx.timestampValidBits) - 1;
+    std::vector<double> times;
+    for (int run = opt.warmup; run < total; ++run)
+      times.push_back(double((ts[size_t(2 * run + 1)] - ts[size_t(2 * run)]) & mask) *
+                      double(ctx.properties.limits.timestampPeriod) * 1e-6);
+
+    bench::HostArray inKeys, inValues, outKeys, outValues;
+    inKeys.resize(n, keyBytes);
+    inValues.resize(n, genValues ? valueBytes : 0);
+    std::memcpy(inKeys.data(), staging.mapped, keysBytes);
+    if (genValues) std::memcpy(inValues.data(), static_cast<const char*>(staging.mapped) + keysBytes, valuesBytes);
+    cmd = ctx.beginCommands();
+    fullBarrier(cmd);
+    VkBufferCopy k{0, 0, keysBytes};
+    vkCmdCopyBuffer(cmd, where == VKSORT_RESULT_IN_KEYS ? keys.buffer : alt.buffer, staging.buffer, 1, &k);
+    if (opt.value != bench::kNoValue) {
+      VkBufferCopy v{0, keysBytes, valuesBytes};
+      vkCmdCopyBuffer(cmd, where == VKSORT_RESULT_IN_KEYS ? values.buffer : altValues.buffer, staging.buffer, 1, &v);
+    }
+    toHostBarrier(cmd);
+    if (!ctx.submitAndWait(cmd, kFenceTimeoutNs, &error)) die(error + " at N = " + std::to_string(n));
+    outKeys.resize(n, keyBytes);
+    outValues.resize(n, valueBytes);
+    std::memcpy(outKeys.data(), staging.mapped, keysBytes);
+    if (valueBytes) std::memcpy(outValues.data(), static_cast<const char*>(staging.mapped) + keysBytes, valuesBytes);
+
+    // The input must be what bench_common.h describes (keygen.comp in step
+    // with it): every key up to --reference-max, a sample above.
+    bench::Check gen;
+    if (n <= opt.referenceMax) {
+      gen = bench::checkGenerated(checked, opt.value, inKeys.words(), inValues.words());
+    } else {
+      for (uint32_t i = 0; i < n && gen.ok; i += 4099)
+        if (inKeys.words()[i] != bench::genKey(checked, i)) gen.fail("generated key " + std::to_string(i));
+      if (inKeys.words()[n - 1] != bench::genKey(checked, n - 1)) gen.fail("the last generated key");
+    }
+    const bool reference = n <= opt.referenceMax;
+    bench::Check check = bench::verifySort(order, opt.value, checked.valueMask, n, inKeys.words(), inValues.words(),
+                                           outKeys.words(), outValues.words(), true, reference);
+    const std::string checkWhat =
+        reference ? "std::stable_sort reference + O(N) check" : "O(N) check (order, permutation, stability)";
+    if (!gen.ok) check.fail("keygen.comp disagrees with bench_common.h: " + gen.what);
+    if (!check.ok)
+      std::fprintf(stderr, "vksort_bench: WRONG RESULT: key %s, value %s, dist %s, N = %u, seed %u: %s\n", key.name,
+                   bench::kValueNames[opt.value], bench::kDistNames[opt.dist], n,
+                   bench::runSeed(uint32_t(verifyRun), n), check.what.c_str());
 
     bench::Row row = base;
     row.algorithm = algorithmName;
