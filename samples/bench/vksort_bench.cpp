@@ -362,37 +362,45 @@ int main(int argc, char** argv) {
     const bool genValues = opt.value == bench::kValue32 || opt.value == bench::kValue64;
     push.valuesAddress = genValues ? deviceAddress(ctx.device, values.buffer) : 0;
 
-    // Sustained load before anything is timed, until the sort time settles.
-    // GPUs lower their clocks under light load: on the H200 nvidia-smi showed
-    // the SM clock fall to ~1000 MHz while the small sizes ran and take about
-    // 1.5 s to climb back to 1980 MHz, and after a fixed 300 ms of warm-up
-    // sorts 2^22 and 2^24 keys measured 1.4-1.9x their steady time. So: at
-    // least 1 s of sorting (on whatever the buffers hold), then until three
-    // batches in a row agree within 2%, at most 5 s.
+    // Sustained full load before anything is timed, until the sort time
+    // settles. GPUs lower their clocks under light load: on the H200
+    // nvidia-smi showed the SM clock fall to ~1000 MHz and take about 1.5 s to
+    // climb back to 1980 MHz. After a fixed 300 ms of warm-up sorts, 2^22 and
+    // 2^24 keys measured 1.4-1.9x their steady time; with batches of a few
+    // small sorts and a host round trip each, 2^14-2^20 keys measured 1.5-2.3x
+    // theirs. So: batches that keep the GPU busy for at least 20 ms (sorting
+    // whatever the buffers hold), for at least 1 s, then until three batches
+    // in a row agree within 2% per sort, at most 5 s.
     {
       const auto start = std::chrono::steady_clock::now();
-      std::vector<double> batchMs;
+      const double tickMs = double(ctx.properties.limits.timestampPeriod) * 1e-6;
+      std::vector<double> perSortMs;
+      uint32_t batch = 4;
       for (;;) {
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        const size_t b = batchMs.size();
-        const bool settled = b >= 3 && std::max({batchMs[b - 1], batchMs[b - 2], batchMs[b - 3]}) <=
-                                           1.02 * std::min({batchMs[b - 1], batchMs[b - 2], batchMs[b - 3]});
+        const size_t b = perSortMs.size();
+        const bool settled = b >= 3 && std::max({perSortMs[b - 1], perSortMs[b - 2], perSortMs[b - 3]}) <=
+                                           1.02 * std::min({perSortMs[b - 1], perSortMs[b - 2], perSortMs[b - 3]});
         if ((elapsed >= 1.0 && settled) || elapsed >= 5.0) break;
-        constexpr int kBatch = 4;
         VkCommandBuffer cmd = ctx.beginCommands();
         vkCmdResetQueryPool(cmd, queries, 0, 2);
         vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 0);
-        for (int k = 0; k < kBatch; ++k) {
+        for (uint32_t k = 0; k < batch; ++k) {
           fullBarrier(cmd);
           VksortResultBuffer where;
           if (vksortRecordSort(sorter, cmd, &si, &where) != VKSORT_SUCCESS) die(vksortGetLastError());
         }
         vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 1);
-        if (!ctx.submitAndWait(cmd, kFenceTimeoutNs * kBatch, &error)) die(error + " at N = " + std::to_string(n));
+        if (!ctx.submitAndWait(cmd, kFenceTimeoutNs * batch, &error)) die(error + " at N = " + std::to_string(n));
         uint64_t ts[2];
         vkGetQueryPoolResults(ctx.device, queries, 0, 2, sizeof ts, ts, sizeof(uint64_t),
                               VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-        batchMs.push_back(double(ts[1] - ts[0]));  // timestamp ticks; only ratios matter
+        const double ms = double(ts[1] - ts[0]) * tickMs;
+        perSortMs.push_back(ms / batch);
+        if (ms < 20.0 && batch < 8192) {
+          batch *= 2;
+          perSortMs.clear();  // compare batches of one size only
+        }
       }
     }
 
