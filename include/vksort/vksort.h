@@ -186,7 +186,7 @@ typedef struct VksortTuning {
   // mediumMaxCount are sorted by Onesweep in tiles of the small path's shape
   // (smallWorkgroupSize x smallKeysPerThread keys), so that a mid-size sort
   // spreads over more workgroups. Default: 2^19 on NVIDIA (H200: 65,536 keys
-  // in 51 us with 512 x 8 tiles against 71 us with 1024 x 10); elsewhere
+  // in 50 us with 512 x 8 tiles against 71 us with 1024 x 10); elsewhere
   // off, as nothing was measured there. A value up to the small path's count
   // turns it off; vksortGetTuning reports 0 when it is off. The portable
   // algorithm has no mid-size path.
