@@ -358,8 +358,9 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
              lim.maxComputeSharedMemorySize)
     d.smallWorkgroupSize /= 2;
   // The mid-size path (Onesweep in small-path tiles), measured on NVIDIA
-  // only (H200, 2026-11-21: 1024 x 4 tiles beat 1024 x 10 by 13-29% from
-  // 8,192 to 2^19 keys and lost at 2^20; 512 x 8 tiles tie at 2^20).
+  // only (H200, 2026-11-21, u32 keys: 512 x 8 tiles beat 1024 x 10 from
+  // 16,384 to 2^19 keys, 66.3 -> 46.7 us at 16,384 and 84.1 -> 69.2 us at
+  // 2^19, and tie at 2^20).
   d.mediumMaxCount = nvidia ? 1u << 19 : 0;
 
   s->t = d;

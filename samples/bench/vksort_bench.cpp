@@ -291,6 +291,11 @@ int main(int argc, char** argv) {
       opt.beginBit, opt.endBit, shape.workgroupSize, shape.keysPerThread, shape.smallWorkgroupSize,
       shape.smallKeysPerThread, std::max(shape.mediumMaxCount, shape.smallWorkgroupSize * shape.smallKeysPerThread),
       opt.runs, opt.warmup);
+  // Milliseconds between two timestamps of the compute queue.
+  const uint64_t tsMask = ctx.timestampValidBits >= 64 ? ~0ull : (1ull << ctx.timestampValidBits) - 1;
+  auto ticksToMs = [&](uint64_t begin, uint64_t end) {
+    return double((end - begin) & tsMask) * double(ctx.properties.limits.timestampPeriod) * 1e-6;
+  };
   FILE* json = opt.jsonPath ? std::fopen(opt.jsonPath, "w") : nullptr;
   if (opt.jsonPath && !json) die(std::string("cannot write ") + opt.jsonPath);
 
@@ -373,7 +378,6 @@ int main(int argc, char** argv) {
     // in a row agree within 2% per sort, at most 5 s.
     {
       const auto start = std::chrono::steady_clock::now();
-      const double tickMs = double(ctx.properties.limits.timestampPeriod) * 1e-6;
       std::vector<double> perSortMs;
       uint32_t batch = 4;
       for (;;) {
@@ -395,7 +399,7 @@ int main(int argc, char** argv) {
         uint64_t ts[2];
         vkGetQueryPoolResults(ctx.device, queries, 0, 2, sizeof ts, ts, sizeof(uint64_t),
                               VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-        const double ms = double(ts[1] - ts[0]) * tickMs;
+        const double ms = ticksToMs(ts[0], ts[1]);
         perSortMs.push_back(ms / batch);
         if (ms < 20.0 && batch < 8192) {
           batch *= 2;
@@ -405,10 +409,9 @@ int main(int argc, char** argv) {
     }
 
     // Every warm-up and timed run of this size in one submission, each on
-    // fresh keys: the GPU never idles between runs. (With one submission per
-    // run, the H200 fell into 1.7-3x slower medians at sizes that moved from
-    // one benchmark run to the next.) The last run is verified: its input is
-    // copied out before its sort (outside the timestamps), its output after.
+    // fresh keys, so that the GPU does not idle (and lower its clock) between
+    // runs. The last run is verified: its input is copied out before its sort
+    // (outside the timestamps), its output after.
     const int total = opt.warmup + opt.runs;
     const int verifyRun = total - 1;
     bench::GenParams checked{};  // the verified run's input
@@ -441,11 +444,9 @@ int main(int argc, char** argv) {
     std::vector<uint64_t> ts(size_t(2 * total));
     vkGetQueryPoolResults(ctx.device, queries, 0, uint32_t(2 * total), ts.size() * sizeof(uint64_t), ts.data(),
                           sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-    const uint64_t mask = ctx.timestampValidBits >= 64 ? ~0ull : (1ull << ctx.timestampValidBits) - 1;
     std::vector<double> times;
     for (int run = opt.warmup; run < total; ++run)
-      times.push_back(double((ts[size_t(2 * run + 1)] - ts[size_t(2 * run)]) & mask) *
-                      double(ctx.properties.limits.timestampPeriod) * 1e-6);
+      times.push_back(ticksToMs(ts[size_t(2 * run)], ts[size_t(2 * run + 1)]));
 
     bench::HostArray inKeys, inValues, outKeys, outValues;
     inKeys.resize(n, keyBytes);
@@ -499,8 +500,9 @@ int main(int argc, char** argv) {
     row.tempBytes = req.tempSize + req.altSize + (opt.value != bench::kNoValue ? req.valuesSize : 0);
     row.verified = check.ok;
     row.check = checkWhat;
-    // The tile shape this N ran with (the small path's up to mediumMaxCount).
-    const bool smallShape = n <= shape.smallWorkgroupSize * shape.smallKeysPerThread || n <= shape.mediumMaxCount;
+    // The tile shape this N ran with (Onesweep: the small path's up to mediumMaxCount).
+    const bool smallShape = used != VKSORT_ALGORITHM_PORTABLE &&
+                            (n <= shape.smallWorkgroupSize * shape.smallKeysPerThread || n <= shape.mediumMaxCount);
     char extra[200];
     std::snprintf(extra, sizeof extra,
                   "\"tuning\":\"%u,%u,%u,%u,%u,%u\",\"tile\":\"%ux%u\",\"timing\":\"vulkan timestamps\"",
@@ -519,9 +521,9 @@ int main(int argc, char** argv) {
 
     if (cpu && n <= cpuMax) cpuInputs.push_back({n, std::move(inKeys), std::move(inValues), checked.valueMask});
   }
-  // The CPU sorts run after every GPU size: the GPU idles while they run, and
-  // on the H200 a GPU size measured after seconds of idling gave 3x slower
-  // medians (clocks or power state) despite the 300 ms of sustained load.
+  // The CPU sorts run after every GPU size, so that GPU sizes do not
+  // alternate with seconds of GPU idling (the warm-up above handles the
+  // clock; this only keeps the GPU rows from waiting on it).
   for (const CpuInput& in : cpuInputs) {
     const uint32_t n = in.n;
     const int cpuRuns = n <= (1u << 16) ? 15 : n <= (1u << 20) ? 7 : 3;
