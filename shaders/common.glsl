@@ -144,12 +144,16 @@ uint workgroupExclusiveAdd(uint v) {
 }
 
 // Exclusive scan of sScan[0..RADIX) in place, by the whole workgroup: each
-// invocation owns SCAN_DPT consecutive digits. The last owner may have fewer
-// (when WG_SIZE is not a power of two, e.g. 96 = 3 x 32 owns 3 each).
+// invocation owns SCAN_DPT consecutive digits, from scanFirstDigit(). The
+// last owner may have fewer (when WG_SIZE is not a power of two, e.g. 96 =
+// 3 x 32 owns 3 each). The NoBarrier form ends before the closing barrier:
+// then only each owner may read its own digits' results.
 const uint SCAN_DPT = (RADIX + WG_SIZE - 1) / WG_SIZE;
 
-void scanDigitsExclusive() {
-  const uint first = gl_LocalInvocationIndex * SCAN_DPT;
+uint scanFirstDigit() { return gl_LocalInvocationIndex * SCAN_DPT; }
+
+void scanDigitsExclusiveNoBarrier() {
+  const uint first = scanFirstDigit();
   uint sum = 0;
   for (uint j = 0; j < SCAN_DPT; ++j)
     if (first + j < RADIX) sum += sScan[first + j];
@@ -160,5 +164,9 @@ void scanDigitsExclusive() {
       sScan[first + j] = base;
       base += v;
     }
+}
+
+void scanDigitsExclusive() {
+  scanDigitsExclusiveNoBarrier();
   barrier();
 }

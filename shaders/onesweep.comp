@@ -39,9 +39,14 @@ layout(constant_id = 10) const uint KEY_KIND = 0;    // KEY_KIND_UNSIGNED, _SIGN
 layout(constant_id = 11) const uint VALUE_WORDS = 0; // 0: keys only, 1: 32-bit values, 2: 64-bit values
 layout(constant_id = 12) const bool VALUE_INDEX = false;  // argsort: pass 0 makes value = input index
 // The small-N path: one workgroup sorts all keys (count <= one tile), every
-// pass in one dispatch, ping-ponging through the caller's buffers with a
-// workgroup barrier between passes. No histogram kernel, no status ring.
+// pass in one dispatch. The tile stays in shared memory between passes (with
+// a workgroup barrier between them); only the last pass writes a buffer,
+// the one the pass count picks (keys or alt). No histogram kernel, no
+// status ring.
 layout(constant_id = 13) const bool SINGLE_TILE = false;
+// Invocations that walk one digit's look-back together (status_ring.glsl):
+// a power of two, at most 8 and SG_SIZE.
+layout(constant_id = 14) const uint LOOKBACK_LANES = 1;
 #define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -53,6 +58,12 @@ shared uint sTile;
 void sortTile(uint pass) {
   const uint tid = gl_LocalInvocationIndex;
   const uint count = sortCount();
+  // SINGLE_TILE after pass 0: the tile is in sWork, where the histograms go.
+  const bool fromShared = SINGLE_TILE && pass != 0u;
+  if (fromShared) {
+    loadTile(pass, 0u, min(TILE, count));
+    barrier();
+  }
 
   if (SINGLE_TILE) {
     if (tid == 0) sTile = 0u;
@@ -69,7 +80,7 @@ void sortTile(uint pass) {
   if (tileStart >= count) return;  // past an indirect count (uniform: tile is shared)
   const uint tileCount = min(TILE, count - tileStart);
 
-  loadTile(pass, tileStart, tileCount);
+  if (!fromShared) loadTile(pass, tileStart, tileCount);
   // The slot must be free before the first publication, after rankTile's
   // barrier; waiting here lets the tail's load overlap the key loads.
   if (!SINGLE_TILE && tid == 0) waitForRingSlot(pass, tile);
@@ -86,7 +97,7 @@ void sortTile(uint pass) {
   for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE) {
     const uint d = base + tid;
     if (d >= VKSORT_RADIX) continue;
-    const uint sum = digitCountAcrossSubgroups(d, tileCount);
+    const uint sum = tileDigitCount(d, tileCount);
     sScan[d] = sum;
     sDigitBase[d] = sum;
     if (SINGLE_TILE)
@@ -97,23 +108,25 @@ void sortTile(uint pass) {
       publishStatus(pass, tile, d, sum, false);
   }
   barrier();
-  scanDigitsExclusive();  // sScan: local start of each digit in the tile
+  scanTileDigits(tileCount);  // sScan: local start of each digit in the tile
   sortTileLocally(pass, tileCount);
 
-  if (!SINGLE_TILE && tile != 0u) lookBack(pass, tile, globalStart);
-  injectDelay(tile);
+  // Tiles after the first look back (and publish their inclusive prefixes
+  // as each digit's walk ends).
+  if (!SINGLE_TILE && tile != 0u) {
+    lookBack(pass, tile, globalStart);
+    barrier();
+  }
   for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE) {
     const uint d = base + tid;
     if (d >= VKSORT_RADIX) continue;
     uint prefix;
-    if (SINGLE_TILE) {
+    if (SINGLE_TILE)
       prefix = sScan[d];  // the only tile: local starts are global starts
-    } else if (tile == 0u) {
+    else if (tile == 0u)
       prefix = globalStart.v[pass * VKSORT_RADIX + d];
-    } else {
+    else
       prefix = sLookPrefix[d];
-      publishStatus(pass, tile, d, prefix + sDigitBase[d], true);
-    }
     sDigitBase[d] = prefix - sScan[d];
   }
   barrierAll();
@@ -130,6 +143,6 @@ void main() {
   }
   for (uint pass = 0; pass < pc.passes; ++pass) {
     sortTile(pass);
-    barrierAll();  // this pass's writes are the next pass's reads
+    barrier();  // this pass's sorted tile, in sWork, is the next pass's input
   }
 }

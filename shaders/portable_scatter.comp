@@ -43,12 +43,12 @@ void main() {
   for (uint base = 0; base < RADIX; base += WG_SIZE) {
     const uint d = base + tid;
     if (d < RADIX) {
-      sScan[d] = digitCountAcrossSubgroups(d, tileCount);
+      sScan[d] = tileDigitCount(d, tileCount);
       sDigitBase[d] = table.v[d * pc.numTiles + tile];
     }
   }
   barrier();
-  scanDigitsExclusive();  // sScan: local start of each digit in the tile
+  scanTileDigits(tileCount);  // sScan: local start of each digit in the tile
   sortTileLocally(pass, tileCount);
   for (uint base = 0; base < RADIX; base += WG_SIZE)
     if (base + tid < RADIX) sDigitBase[base + tid] -= sScan[base + tid];

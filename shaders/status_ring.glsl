@@ -51,8 +51,9 @@
 // turns it on for lavapipe.
 //
 // The includer defines RING_SLOTS, LOOKBACK, TAIL_BITS, STATUS_RMW,
-// SPIN_BUDGET and PUBLISH_DELAY, and loadKeyDigit(pass, index) (the digit of
-// input key `index` in this pass, as the tile's own ranking sees it).
+// SPIN_BUDGET, PUBLISH_DELAY and LOOKBACK_LANES, and loadKeyDigit(pass,
+// index) (the digit of input key `index` in this pass, as the tile's own
+// ranking sees it).
 
 const uint TAIL_MASK = ~((1u << TAIL_BITS) - 1u);
 // One polling round: up to 8 polls in straight-line code (no loop, so no
@@ -156,33 +157,107 @@ uint64_t pollStatus(uint i, uint tag, bool wantInclusive) {
   return e;
 }
 
-// Walks one digit's look-back from tile `next` - 1 down, adding the counts
-// it finds to `prefix`, until it finds an inclusive prefix (then next = 0)
-// or an entry that is not there (then tile next - 1 is missing). LOOKBACK
-// tiles back it waits for the inclusive prefix rather than walking on (seed
-// 000's bounded look-back): longer walks over aggregates would reach slots
-// the ring may have reused, whose loss costs a fallback. After the budget it
-// takes the aggregate and walks on.
-void walkBack(uint pass, uint tile, uint digit, inout uint prefix, inout uint next) {
-  while (next > 0u) {
-    const uint j = next - 1u;
-    const uint tag = statusTag(pass, j);
-    const uint64_t e = pollStatus(statusSlot(j, digit), tag, tile - j >= LOOKBACK);
-    if (uint(e >> 32) != tag) break;
-    prefix += uint(e) & VKSORT_STATUS_VALUE_MASK;
-    next = (uint(e) & VKSORT_STATUS_INCLUSIVE) != 0u ? 0u : j;
+// A digit's look-back is walked by LB_LANES adjacent invocations of one
+// subgroup (a "cluster"): each step reads LB_LANES earlier tiles at once,
+// lane q tile next - 1 - q, so a walk over k tiles waits for k / LB_LANES
+// round trips instead of k. (A walk is short only if the tiles just before
+// have published their prefixes; with many tiles in flight the nearest
+// prefix is often 10-30 tiles back: H200, 2^24 keys in 1024 x 10 tiles, 9
+// tiles at the median.) When the workgroup has fewer than 256 clusters,
+// each invocation walks LB_DIGITS digits one after the other.
+const uint LB_LANES = LOOKBACK_LANES;
+const uint LB_CLUSTERS = WG_SIZE / LB_LANES;                             // digits walked at once
+const uint LB_DIGITS = (VKSORT_RADIX + LB_CLUSTERS - 1u) / LB_CLUSTERS;  // digits per invocation
+const uint LB_AGGREGATE = 0u, LB_INCLUSIVE = 1u, LB_MISSING = 2u;         // what a lane read
+
+// This invocation's lane in its cluster, and its cluster's k-th digit
+// (>= VKSORT_RADIX: none). Clusters never straddle subgroups.
+uint lookLane() { return gl_SubgroupInvocationID % LB_LANES; }
+uint lookDigit(uint k) {
+  const uint cluster = gl_SubgroupID * (SG_SIZE / LB_LANES) + gl_SubgroupInvocationID / LB_LANES;
+  return cluster + k * LB_CLUSTERS;
+}
+
+// The minimum and the sum over this invocation's cluster (butterfly
+// shuffles; every invocation of the subgroup must take part).
+uint clusterMin(uint v) {
+  for (uint m = 1u; m < LB_LANES; m <<= 1) v = min(v, subgroupShuffleXor(v, m));
+  return v;
+}
+uint clusterAdd(uint v) {
+  for (uint m = 1u; m < LB_LANES; m <<= 1) v += subgroupShuffleXor(v, m);
+  return v;
+}
+
+// Publishes this tile's inclusive prefix of `digit` (lane 0 of the cluster):
+// `prefix` keys go before the tile's first key of the digit, and
+// sDigitBase[digit] holds the tile's count (the includer's).
+void publishInclusive(uint pass, uint tile, uint digit, uint prefix) {
+  if (lookLane() == 0u) publishStatus(pass, tile, digit, prefix + sDigitBase[digit], true);
+}
+
+// Walks one digit's look-back, when `start`, from tile `next` - 1 down,
+// adding the counts it finds to `prefix`, until it finds an inclusive prefix
+// (then next = 0, and the tile publishes its own as soon as the subgroup's
+// walks are over, not waiting for the workgroup's) or an entry that is not
+// there (then tile next - 1 is missing). LOOKBACK tiles back it waits for
+// the inclusive prefix rather than walking on (seed 000's bounded
+// look-back): longer walks over aggregates would reach slots the ring may
+// have reused, whose loss costs a fallback. After the budget it takes the
+// aggregate and walks on. Called by whole subgroups (uniform control flow);
+// `start` and the inout values are the same in all lanes of a cluster, and
+// clusters that do not walk only take part in the shuffles.
+void walkBack(uint pass, uint tile, uint digit, bool start, inout uint prefix, inout uint next) {
+  const uint q = lookLane();
+  bool walking = start && next > 0u;
+  while (subgroupBallot(walking) != uvec4(0u)) {
+    // Tiles below 0 read as an inclusive 0; no walk reaches them, as tile 0
+    // publishes its inclusive prefix and nothing else.
+    uint state = LB_INCLUSIVE, value = 0u;
+    if (walking && next > q) {
+      const uint j = next - 1u - q;
+      const uint tag = statusTag(pass, j);
+      const uint64_t e = pollStatus(statusSlot(j, digit), tag, tile - j >= LOOKBACK);
+      value = uint(e) & VKSORT_STATUS_VALUE_MASK;
+      state = uint(e >> 32) != tag                           ? LB_MISSING
+              : (uint(e) & VKSORT_STATUS_INCLUSIVE) != 0u ? LB_INCLUSIVE
+                                                             : LB_AGGREGATE;
+    }
+    // The nearest lane that ends the walk, and what it read: stop / 4 is
+    // its lane, stop % 4 its state; 4 LB_LANES when every lane read an
+    // aggregate.
+    const uint stop = clusterMin(state == LB_AGGREGATE ? 4u * LB_LANES : 4u * q + state);
+    const uint stopLane = stop / 4u;
+    const uint add = clusterAdd(q < stopLane || (q == stopLane && state == LB_INCLUSIVE) ? value : 0u);
+    if (walking) {
+      prefix += add;
+      if (stopLane == LB_LANES) {
+        next -= LB_LANES;
+      } else if (stop % 4u == LB_INCLUSIVE) {
+        next = 0u;
+        walking = false;
+      } else {
+        next -= stopLane;  // tile next - 1 is missing
+        walking = false;
+      }
+    }
   }
+  // Here, not in the loop where the walks end: publishing from inside the
+  // loop, where lanes diverge, made lavapipe (Mesa 22.3.6) publish wrong
+  // prefixes in the faults test (1 run in 2); from here it never did.
+  if (start && next == 0u) publishInclusive(pass, tile, digit, prefix);
 }
 
 // The look-back, called by the whole workgroup (uniform control flow). On
 // return, sLookPrefix[d] is the number of keys that go before this tile's
 // first key of digit d: the digit's global start plus its counts in tiles
-// [0, tile). Each invocation walks back for its own digits; only when some
-// digit met a missing entry does the workgroup take fallback rounds: it
-// counts the digits of the highest missing tile from the keys, hands those
-// counts to the digits stuck there, and lets them walk on.
-// The includer zeroes sLookMissing[0] before a barrier that precedes this.
-const uint LB_DIGITS = (VKSORT_RADIX + WG_SIZE - 1) / WG_SIZE;  // digits per invocation
+// [0, tile), and the tile has published its inclusive prefix of every digit.
+// Each cluster walks back for its own digits; only when some digit met a
+// missing entry does the workgroup take fallback rounds: it counts the
+// digits of the highest missing tile from the keys, hands those counts to
+// the digits stuck there, and lets them walk on.
+// The includer zeroes sLookMissing[0] before a barrier that precedes this,
+// and keeps the tile's count of each digit d in sDigitBase[d].
 shared uint sLookPrefix[VKSORT_RADIX];
 shared uint sLookCount[VKSORT_RADIX];  // fallback: one tile's digit counts
 shared uint sLookMissing[2];           // per round: highest missing tile + 1, 0 = none
@@ -191,10 +266,12 @@ void lookBack(uint pass, uint tile, U32Buf globalStart) {
   const uint tid = gl_LocalInvocationIndex;
   uint prefix[LB_DIGITS];
   uint next[LB_DIGITS];
+  injectDelay(tile);
   for (uint k = 0; k < LB_DIGITS; ++k) {
+    const uint d = lookDigit(k);
     prefix[k] = 0u;
-    next[k] = tid + k * WG_SIZE < VKSORT_RADIX ? tile : 0u;
-    walkBack(pass, tile, tid + k * WG_SIZE, prefix[k], next[k]);
+    next[k] = d < VKSORT_RADIX ? tile : 0u;
+    walkBack(pass, tile, d, d < VKSORT_RADIX, prefix[k], next[k]);
   }
   for (uint round = 0;; ++round) {
     // Keep the spin budget uniform across the subgroup, so that a SIMD
@@ -221,15 +298,18 @@ void lookBack(uint pass, uint tile, U32Buf globalStart) {
       if (base + tid < n) atomicAdd(sLookCount[loadKeyDigit(pass, start + base + tid)], 1u);
     barrier();
     for (uint k = 0; k < LB_DIGITS; ++k) {
-      if (next[k] == missing) {
-        const uint d = tid + k * WG_SIZE;
+      const uint d = lookDigit(k);
+      const bool stuck = next[k] == missing;  // false for d >= VKSORT_RADIX (next is 0)
+      if (stuck) {
         prefix[k] += sLookCount[d];
         if (j == 0u) prefix[k] += globalStart.v[pass * VKSORT_RADIX + d];
         next[k] = j;
-        walkBack(pass, tile, d, prefix[k], next[k]);
       }
+      walkBack(pass, tile, d, stuck, prefix[k], next[k]);
     }
   }
-  for (uint k = 0; k < LB_DIGITS; ++k)
-    if (tid + k * WG_SIZE < VKSORT_RADIX) sLookPrefix[tid + k * WG_SIZE] = prefix[k];
+  for (uint k = 0; k < LB_DIGITS; ++k) {
+    const uint d = lookDigit(k);
+    if (d < VKSORT_RADIX && lookLane() == 0u) sLookPrefix[d] = prefix[k];
+  }
 }

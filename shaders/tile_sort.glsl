@@ -9,8 +9,8 @@
 // from the scanned per-tile table. A kernel calls, in order:
 //   clearSubgroupHistograms(); barrier;
 //   loadTile(); rankTile(); barrier;
-//   per digit d: sum = digitCountAcrossSubgroups(d, tileCount); sScan[d] = sum; barrier;
-//   scanDigitsExclusive(); sortTileLocally();
+//   per digit d: sScan[d] = tileDigitCount(d, tileCount); barrier;
+//   scanTileDigits(tileCount); sortTileLocally();
 //   per digit d: sDigitBase[d] = (keys before the tile's first d) - sScan[d];
 //   barrier; writeKeys(); writeValues();
 //
@@ -31,30 +31,35 @@ const uint TILE = WG_SIZE * KEYS_PER_THREAD;
 const uint SG_KEYS = SG_SIZE * KEYS_PER_THREAD;
 const uint HIST_WORDS = NUM_SUBGROUPS * RADIX;
 const uint ITEM_WORDS = KEY_WORDS > VALUE_WORDS ? KEY_WORDS : VALUE_WORDS;
-const uint WORK_WORDS = TILE * ITEM_WORDS > HIST_WORDS ? TILE * ITEM_WORDS : HIST_WORDS;
+// SINGLE_TILE keeps the tile in shared memory from one pass to the next: the
+// keys in [0, KEY_WORDS TILE), the values after them, from VALUE_BASE. Other
+// kernels stage the values where the keys were, once the keys are written.
+const uint TILE_WORDS = SINGLE_TILE ? TILE * (KEY_WORDS + VALUE_WORDS) : TILE * ITEM_WORDS;
+const uint VALUE_BASE = SINGLE_TILE ? TILE * KEY_WORDS : 0u;
+const uint WORK_WORDS = TILE_WORDS > HIST_WORDS ? TILE_WORDS : HIST_WORDS;
 
 // First the per-subgroup digit histograms, then (after their prefixes are in
 // registers) the locally sorted keys of the tile, then its values. A 64-bit
-// item keeps its low words in [0, TILE) and its high words in [TILE, 2 TILE).
+// item keeps its low words in [0, TILE) and its high words in [TILE, 2 TILE)
+// (values: from VALUE_BASE).
 shared uint sWork[WORK_WORDS];
 // Per digit, for the kernel: typically the tile's count, then (global start
 // - local start), which writeKeys reads.
 shared uint sDigitBase[RADIX];
 
 // This pass's input and output. The push constants name them, except in
-// SINGLE_TILE mode, where pass p reads buffer p % 2 (keys, alt) and writes
-// the other one.
+// SINGLE_TILE mode, where pass p would read buffer p % 2 (keys, alt) and
+// write the other one: only pass 0 reads a buffer, and only the last pass
+// writes one, which leaves the result where VksortResultBuffer says.
 uint64_t keysIn(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.keysOut : pc.keysIn; }
 uint64_t keysOut(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.keysIn : pc.keysOut; }
 uint64_t valuesIn(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.valuesOut : pc.valuesIn; }
 uint64_t valuesOut(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.valuesIn : pc.valuesOut; }
 
 // The key at `index` of this pass's input, as sort bits (pass 0 maps them:
-// pc.loadXor is zero in later dispatches; SINGLE_TILE checks the pass).
-uvec2 loadKey(uint pass, uint index) {
-  const uvec2 k = loadKeyWords(keysIn(pass), index);
-  return SINGLE_TILE && pass != 0u ? k : toSortBits(k);
-}
+// pc.loadXor is zero in later dispatches; SINGLE_TILE loads only in pass 0,
+// and the look-back's fallback, which also calls this, is not SINGLE_TILE).
+uvec2 loadKey(uint pass, uint index) { return toSortBits(loadKeyWords(keysIn(pass), index)); }
 uint loadKeyDigit(uint pass, uint index) { return digitOf(loadKey(pass, index), pass); }
 
 // This invocation's part of the tile. Keys are read in subgroup-contiguous
@@ -83,11 +88,20 @@ void clearSubgroupHistograms() {
     if (base + gl_LocalInvocationIndex < HIST_WORDS) sWork[base + gl_LocalInvocationIndex] = 0u;
 }
 
+// SINGLE_TILE after pass 0 reads the tile from shared memory, where the
+// last pass left it sorted (as sort bits), not from the buffers: the caller
+// loads it before anything else overwrites sWork.
 void loadTile(uint pass, uint tileStart, uint tileCount) {
+  const bool fromShared = SINGLE_TILE && pass != 0u;
   for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     const uint idx = itemIndex(i);
     uvec2 k = uvec2(0u), v = uvec2(0u);
-    if (idx < tileCount) {
+    if (fromShared && idx < tileCount) {
+      k.x = sWork[idx];
+      if (KEY_WORDS == 2) k.y = sWork[TILE + idx];
+      if (VALUE_WORDS >= 1) v.x = sWork[VALUE_BASE + idx];
+      if (VALUE_WORDS == 2) v.y = sWork[VALUE_BASE + TILE + idx];
+    } else if (idx < tileCount) {
       k = loadKey(pass, tileStart + idx);
       if (VALUE_INDEX && pass == 0u)
         v.x = tileStart + idx;
@@ -104,11 +118,15 @@ void loadTile(uint pass, uint tileStart, uint tileCount) {
 }
 
 // Warp-level multisplit: the lanes holding the same digit ("peers") are
-// found with one ballot per digit bit. The highest peer adds the group's
-// size to this subgroup's histogram (sWork[subgroup * RADIX + digit]) and
-// shuffles the old value to the others. Subgroups of up to 32 lanes use one
-// 32-bit mask word; larger ones use the full uvec4 ballot. The histograms
-// must be cleared, with a barrier, before.
+// found with one ballot per digit bit. Every peer reads this subgroup's
+// count of the digit (sWork[subgroup * RADIX + digit]), and the highest one
+// adds the group's size to it: a plain load and store, ordered by subgroup
+// barriers, as only this subgroup touches its histogram and the peers of
+// different digits store to different words. (H200: 1.5% faster at 2^24
+// keys than an atomic add whose result the leader shuffles to its peers;
+// subgroupPartitionNV instead of the ballots made ranking 2.3x slower.)
+// Subgroups of up to 32 lanes use one 32-bit mask word; larger ones use the
+// full uvec4 ballot. The histograms must be cleared, with a barrier, before.
 void rankTile(uint pass, uint tileCount) {
   const uint lane = gl_SubgroupInvocationID;
   const uint sg = gl_SubgroupID;
@@ -139,41 +157,64 @@ void rankTile(uint pass, uint tileCount) {
       leader = subgroupBallotFindMSB(peers);
     }
     uint old = 0u;
-    if (valid && leader == lane) old = atomicAdd(sWork[sg * RADIX + d], peerCount);
-    old = subgroupShuffle(old, valid ? leader : lane);
+    if (valid) old = sWork[sg * RADIX + d];
+    subgroupBarrier();  // every peer has read the count before the leader adds to it
+    if (valid && leader == lane) sWork[sg * RADIX + d] = old + peerCount;
+    subgroupBarrier();  // and the next key's peers see the sum
     gOffs[i] = old + rank;
   }
 }
 
-// After rankTile and a barrier: turns digit d's per-subgroup counts into
-// exclusive prefixes over the subgroups and returns the tile's count of d.
-uint digitCountAcrossSubgroups(uint d, uint tileCount) {
+// After rankTile and a barrier: the tile's count of digit d (the sum of the
+// subgroups' counts).
+uint tileDigitCount(uint d, uint tileCount) {
   uint sum = 0u;
   if (SINGLE_TILE) {
     const uint subgroups = activeSubgroups(tileCount);
-    for (uint w = 0; w < subgroups; ++w) {
-      const uint t = sWork[w * RADIX + d];
-      sWork[w * RADIX + d] = sum;
-      sum += t;
-    }
+    for (uint w = 0; w < subgroups; ++w) sum += sWork[w * RADIX + d];
     return sum;
   }
-  for (uint w = 0; w < NUM_SUBGROUPS; ++w) {
-    const uint t = sWork[w * RADIX + d];
-    sWork[w * RADIX + d] = sum;
-    sum += t;
-  }
+  for (uint w = 0; w < NUM_SUBGROUPS; ++w) sum += sWork[w * RADIX + d];
   return sum;
 }
 
-// After scanDigitsExclusive (sScan: each digit's local start in the tile):
-// makes each item's rank its position in the locally sorted tile and moves
-// the keys there, in sWork.
+// After sScan holds the tile's digit counts and a barrier: scans them into
+// each digit's local start in the tile (sScan), and turns each subgroup's
+// count of digit d into where that subgroup's first d goes in the locally
+// sorted tile (local start plus the counts of the subgroups before it), so
+// that sortTileLocally reads one word per key. Ends with a barrier.
+void scanTileDigits(uint tileCount) {
+  scanDigitsExclusiveNoBarrier();
+  for (uint j = 0; j < SCAN_DPT; ++j) {
+    const uint d = scanFirstDigit() + j;
+    if (d < RADIX) {
+      uint start = sScan[d];  // this invocation's own result
+      if (SINGLE_TILE) {
+        const uint subgroups = activeSubgroups(tileCount);
+        for (uint w = 0; w < subgroups; ++w) {
+          const uint t = sWork[w * RADIX + d];
+          sWork[w * RADIX + d] = start;
+          start += t;
+        }
+      } else {
+        for (uint w = 0; w < NUM_SUBGROUPS; ++w) {
+          const uint t = sWork[w * RADIX + d];
+          sWork[w * RADIX + d] = start;
+          start += t;
+        }
+      }
+    }
+  }
+  barrier();
+}
+
+// After scanTileDigits: makes each item's rank its position in the locally
+// sorted tile and moves the keys there, in sWork.
 void sortTileLocally(uint pass, uint tileCount) {
   if (!SINGLE_TILE || gl_SubgroupID < activeSubgroups(tileCount)) {
     for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
       const uint d = digitOf(uvec2(gKeysLo[i], gKeysHi[i]), pass);
-      gOffs[i] += sWork[gl_SubgroupID * RADIX + d] + sScan[d];
+      gOffs[i] += sWork[gl_SubgroupID * RADIX + d];
     }
   }
   barrier();
@@ -187,7 +228,10 @@ void sortTileLocally(uint pass, uint tileCount) {
 
 // After sDigitBase holds (global start - local start) per digit and a
 // barrier: writes the sorted keys out (the last pass maps them back to keys).
+// SINGLE_TILE writes only in its last pass; the others leave the tile in
+// sWork for the next.
 void writeKeys(uint pass, uint tileCount) {
+  if (SINGLE_TILE && pass + 1u != pc.passes) return;
   for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     const uint p = gl_LocalInvocationIndex + i * WG_SIZE;
     gDst[i] = 0u;
@@ -195,8 +239,8 @@ void writeKeys(uint pass, uint tileCount) {
       uvec2 k = uvec2(sWork[p], 0u);
       if (KEY_WORDS == 2) k.y = sWork[TILE + p];
       gDst[i] = sDigitBase[digitOf(k, pass)] + p;
-      // pc.storeXor is zero before the last dispatch; SINGLE_TILE checks the pass.
-      storeKeyWords(keysOut(pass), gDst[i], SINGLE_TILE && pass + 1u != pc.passes ? k : fromSortBits(k));
+      // pc.storeXor is zero before the last dispatch.
+      storeKeyWords(keysOut(pass), gDst[i], fromSortBits(k));
     }
   }
 }
@@ -208,18 +252,19 @@ void writeValues(uint pass, uint tileCount) {
   barrier();
   for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     if (itemIndex(i) < tileCount) {
-      sWork[gOffs[i]] = gValuesLo[i];
-      if (VALUE_WORDS == 2) sWork[TILE + gOffs[i]] = gValuesHi[i];
+      sWork[VALUE_BASE + gOffs[i]] = gValuesLo[i];
+      if (VALUE_WORDS == 2) sWork[VALUE_BASE + TILE + gOffs[i]] = gValuesHi[i];
     }
   }
   barrier();
+  if (SINGLE_TILE && pass + 1u != pc.passes) return;  // the next pass reads them here
   for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     const uint p = gl_LocalInvocationIndex + i * WG_SIZE;
     if (p < tileCount) {
       if (VALUE_WORDS == 1)
-        U32Buf(valuesOut(pass)).v[gDst[i]] = sWork[p];
+        U32Buf(valuesOut(pass)).v[gDst[i]] = sWork[VALUE_BASE + p];
       else
-        U32x2Buf(valuesOut(pass)).v[gDst[i]] = uvec2(sWork[p], sWork[TILE + p]);
+        U32x2Buf(valuesOut(pass)).v[gDst[i]] = uvec2(sWork[VALUE_BASE + p], sWork[VALUE_BASE + TILE + p]);
     }
   }
 }

@@ -300,8 +300,10 @@ VksortResult chooseTypes(const VksortCreateInfo& ci, Shape* s) {
 // Shared memory of onesweep.comp, in bytes, for a shape (mirrors its shared
 // declarations: sWork, sDigitBase, sTile, sScan, sScanTotals, and the
 // look-back's sLookPrefix, sLookCount, sLookMissing). The portable scatter
-// kernel needs less (no look-back, at most as many digits). itemWords: the larger of
-// the key and value sizes in 32-bit words.
+// kernel needs less (no look-back, at most as many digits). itemWords: the
+// 32-bit words sWork holds per key: the larger of the key and value sizes,
+// or, for the small path's shape (the single-tile kernel keeps keys and
+// values there together), their sum.
 uint32_t onesweepSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t itemWords) {
   const uint32_t subgroups = wg / sg;
   const uint32_t tile = wg * kpt * itemWords, hist = subgroups * VKSORT_RADIX;
@@ -321,6 +323,7 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   s->statusRmw = info.props12.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
   const uint32_t sg = s->subgroupSize;
   const uint32_t itemWords = s->keyWords > s->valueWords ? s->keyWords : s->valueWords;
+  const uint32_t smallItemWords = s->keyWords + s->valueWords;  // onesweepSharedBytes
   // Defaults. Up to 16 subgroups keeps the per-subgroup histograms at 16 KiB,
   // with 20 keys per invocation (session 1, H100: 512 x 20 beat 512 x 15,
   // 256 x 15, 256 x 30 and 1024 x 8). On NVIDIA, 1024 x 10 (32 subgroups)
@@ -354,7 +357,7 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   d.smallWorkgroupSize = nvidia ? 512 : maxWg < 1024 ? maxWg : 1024;
   d.smallKeysPerThread = nvidia ? 8 : 4;
   while (d.smallWorkgroupSize > sg &&  // per-subgroup histograms grow with the workgroup
-         onesweepSharedBytes(d.smallWorkgroupSize, d.smallKeysPerThread, sg, itemWords) >
+         onesweepSharedBytes(d.smallWorkgroupSize, d.smallKeysPerThread, sg, smallItemWords) >
              lim.maxComputeSharedMemorySize)
     d.smallWorkgroupSize /= 2;
   // The mid-size path (Onesweep in small-path tiles), measured on NVIDIA
@@ -362,6 +365,7 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   // 16,384 to 2^19 keys, 66.3 -> 46.7 us at 16,384 and 84.1 -> 69.2 us at
   // 2^19, and tie at 2^20).
   d.mediumMaxCount = nvidia ? 1u << 19 : 0;
+  d.lookbackLanes = 0;  // resolved below, from the workgroup size
 
   s->t = d;
   if (user) {
@@ -376,9 +380,21 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
     if (user->smallWorkgroupSize) s->t.smallWorkgroupSize = user->smallWorkgroupSize;
     if (user->smallKeysPerThread) s->t.smallKeysPerThread = user->smallKeysPerThread;
     if (user->mediumMaxCount) s->t.mediumMaxCount = user->mediumMaxCount;
+    if (user->lookbackLanes) s->t.lookbackLanes = user->lookbackLanes;
   }
   if (!s->hasMedium()) s->t.mediumMaxCount = 0;
+  if (!s->t.lookbackLanes) {
+    // One lane per invocation the workgroup has for each of the 256 digits.
+    s->t.lookbackLanes = 1;
+    while (s->t.lookbackLanes < 8 && s->t.lookbackLanes * 2 <= sg &&
+           s->t.lookbackLanes * 2 * VKSORT_RADIX <= s->t.workgroupSize)
+      s->t.lookbackLanes *= 2;
+  }
   const VksortTuning& t = s->t;
+  if ((t.lookbackLanes & (t.lookbackLanes - 1)) != 0 || t.lookbackLanes > 8 || t.lookbackLanes > sg)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT,
+                "tuning: lookbackLanes %u must be a power of two up to 8 and the subgroup size %u", t.lookbackLanes,
+                sg);
   if (t.workgroupSize % sg != 0 || t.workgroupSize > maxWg)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                 "tuning: workgroupSize %u must be a multiple of the subgroup size %u and at most %u", t.workgroupSize,
@@ -398,7 +414,8 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
                 t.keysPerThread, onesweepSharedBytes(t.workgroupSize, t.keysPerThread, sg, itemWords),
                 lim.maxComputeSharedMemorySize);
   if (t.smallWorkgroupSize % sg != 0 || t.smallWorkgroupSize > maxWg ||
-      onesweepSharedBytes(t.smallWorkgroupSize, t.smallKeysPerThread, sg, itemWords) > lim.maxComputeSharedMemorySize)
+      onesweepSharedBytes(t.smallWorkgroupSize, t.smallKeysPerThread, sg, smallItemWords) >
+          lim.maxComputeSharedMemorySize)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                 "tuning: the small sort's %u x %u keys need a workgroup size that is a multiple of %u, at most %u, "
                 "and fit in shared memory",
@@ -711,17 +728,19 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
                      shape.statusRmw,     t.spinBudget,
                      t.faultPublishDelay, shape.keyWords,
                      shape.keyKind,       shape.valueWords,
-                     shape.valueIndex,    0};
-    r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 14, "onesweep",
+                     shape.valueIndex,    0,
+                     t.lookbackLanes};
+    r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 15, "onesweep",
                        &s->onesweep);
     oc[0] = t.smallWorkgroupSize;  // the small and mid-size paths: the small shape
     oc[2] = t.smallKeysPerThread;
+    oc[14] = 1;  // the mid-size path's look-backs walk with one lane (vksort.h, lookbackLanes)
     if (r == VKSORT_SUCCESS && shape.hasMedium())
-      r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 14,
+      r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 15,
                          "onesweep (mid-size)", &s->medium);
     oc[13] = 1;  // SINGLE_TILE
     if (r == VKSORT_SUCCESS)
-      r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 14,
+      r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 15,
                          "onesweep (single tile)", &s->singleTile);
   }
   if (r != VKSORT_SUCCESS) {

@@ -56,6 +56,13 @@ SorterHolder::SorterHolder(const VksortTuning* tuning, VksortKeyType key, Vksort
   if (r != VKSORT_SUCCESS) fatal(std::string("vksortCreateSorter: ") + vksortGetLastError());
 }
 
+uint32_t deviceSubgroupSize() {
+  VkPhysicalDeviceSubgroupProperties sub{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &sub};
+  vkGetPhysicalDeviceProperties2(gCtx->physicalDevice, &props);
+  return sub.subgroupSize;
+}
+
 uint32_t SorterHolder::tile() const {
   VksortTuning t;
   vksortGetTuning(sorter, &t);

@@ -29,6 +29,9 @@ VksortCreateInfo baseCreateInfo();
 // A barrier from the sort's writes to host reads.
 void barrierToHost(VkCommandBuffer cmd);
 
+// The device's (default) subgroup size.
+uint32_t deviceSubgroupSize();
+
 struct SorterHolder {
   VksortSorter sorter = nullptr;
   explicit SorterHolder(const VksortTuning* tuning = nullptr, VksortKeyType key = VKSORT_KEY_U32,

@@ -20,13 +20,6 @@ SortCase makeCase(const KeyInfo& key, const ValueInfo& value, bool descending, c
   return c;
 }
 
-uint32_t deviceSubgroupSize() {
-  VkPhysicalDeviceSubgroupProperties sub{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
-  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &sub};
-  vkGetPhysicalDeviceProperties2(gCtx->physicalDevice, &props);
-  return sub.subgroupSize;
-}
-
 uint64_t expectedPortableTemp(uint32_t count, uint32_t tile, uint32_t radixBits) {
   const uint64_t tiles = (uint64_t(count) + tile - 1) / tile;
   const uint64_t entries = tiles << radixBits;

@@ -152,6 +152,41 @@ TEST_CASE("faults: delayed status, tiny rings and no patience still sort correct
   }
 }
 
+TEST_CASE("the look-back walked by several lanes per digit") {
+  // By default only workgroups of 512 invocations or more walk a digit's
+  // look-back with several lanes, which lavapipe's workgroups are not; so
+  // here the lanes are forced, with several digits per cluster, and with
+  // tiny rings, no patience and delayed status, so that lanes meet missing
+  // entries and inclusive prefixes at every position of a step.
+  // (lookbackLanes, ring, lookback, tailGroup, spinBudget, faultPublishDelay); 0 = default
+  const uint32_t shapes[][6] = {{2, 0, 0, 0, 0, 0}, {4, 0, 0, 0, 0, 0},   {8, 0, 0, 0, 0, 0},    {4, 5, 2, 2, 1, 40},
+                                {8, 3, 1, 1, 1, 0}, {2, 8, 3, 4, 4, 400}, {4, 0, 0, 0, 2, 1000}, {8, 17, 8, 8, 0, 200}};
+  auto rng = caseRng(15);
+  for (auto& sh : shapes) {
+    if (sh[0] > deviceSubgroupSize()) {  // a cluster of lanes lies within one subgroup
+      MESSAGE("lookbackLanes " << sh[0] << " skipped: the subgroup has " << deviceSubgroupSize() << " invocations");
+      continue;
+    }
+    VksortTuning tuning{};
+    tuning.lookbackLanes = sh[0];
+    tuning.ringSlots = sh[1];
+    tuning.lookback = sh[2];
+    tuning.tailGroup = sh[3];
+    tuning.spinBudget = sh[4];
+    tuning.faultPublishDelay = sh[5];
+    SorterHolder s(&tuning);
+    VksortTuning got;
+    REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
+    REQUIRE(got.lookbackLanes == sh[0]);
+    const uint32_t t = s.tile();
+    char label[112];
+    std::snprintf(label, sizeof label, "lanes %u, ring %u lookback %u tailGroup %u spinBudget %u delay %u", sh[0],
+                  sh[1], sh[2], sh[3], sh[4], sh[5]);
+    for (uint32_t n : {t + 1, t * 3 - 1, t * 9 + 1, 100003u}) checkSort(s, makeKeys(n, Dist::Uniform, rng), label);
+    checkSort(s, makeKeys(t * 6, Dist::FewUnique, rng), label);
+  }
+}
+
 TEST_CASE("the mid-size path: Onesweep in the small path's tiles, up to mediumMaxCount") {
   // On by default on NVIDIA only, so turned on here: counts above the
   // one-workgroup path and up to mediumMaxCount go through Onesweep in tiles
@@ -308,6 +343,14 @@ TEST_CASE("creation fails clearly without the required features, and with bad tu
   CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_INVALID_ARGUMENT);
   MESSAGE(vksortGetLastError());
   CHECK(sorter == nullptr);
+  for (uint32_t lanes : {3u, 16u, 2 * deviceSubgroupSize()}) {  // a power of two up to 8 and the subgroup size
+    VksortTuning badLanes{};
+    badLanes.lookbackLanes = lanes;
+    ci.pTuning = &badLanes;
+    CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_INVALID_ARGUMENT);
+    CHECK(std::string(vksortGetLastError()).find("lookbackLanes") != std::string::npos);
+    CHECK(sorter == nullptr);
+  }
   CHECK(vksortCheckDeviceSupport(gCtx->instance, gCtx->physicalDevice, vkGetInstanceProcAddr) == VKSORT_SUCCESS);
   requireNoValidationMessages();
 }

@@ -177,9 +177,10 @@ typedef struct VksortTuning {
   // this many polling rounds (varying by tile) before publishing. 0 = off.
   uint32_t faultPublishDelay;
   // The small-N path: counts up to smallWorkgroupSize x smallKeysPerThread
-  // are sorted by one workgroup in one dispatch, every pass in shared memory
-  // and the caller's buffers (defaults: 512 x 8 on NVIDIA; elsewhere the
-  // largest workgroup up to 1024, 4 keys each).
+  // are sorted by one workgroup in one dispatch; the keys and values stay in
+  // shared memory from pass to pass and only the last pass writes a buffer
+  // (defaults: 512 x 8 on NVIDIA; elsewhere the largest workgroup up to 1024,
+  // 4 keys each; halved until keys and values fit in shared memory).
   uint32_t smallWorkgroupSize;
   uint32_t smallKeysPerThread;
   // The mid-size path: counts above the small path's and up to
@@ -191,6 +192,14 @@ typedef struct VksortTuning {
   // turns it off; vksortGetTuning reports 0 when it is off. The portable
   // algorithm has no mid-size path.
   uint32_t mediumMaxCount;
+  // Invocations of the reorder workgroup that walk one digit's look-back
+  // together, each reading a different earlier tile's status per step (a
+  // power of two up to 8 and the subgroup size). Default: as many as the
+  // workgroup has invocations per digit (1024 invocations: 4; below 512: 1).
+  // H200, 2^24 u32 keys in 1024 x 10 tiles: 1 lane 775 us, 2 lanes 766, 4
+  // lanes 755, 8 lanes 831. The mid-size path always walks with one lane
+  // (there 2 lanes were 1-2 us slower from 16,384 to 2^19 keys).
+  uint32_t lookbackLanes;
 } VksortTuning;
 
 // Which sort vksortRecordSort records. Both give the same results for every
