@@ -95,11 +95,14 @@ uint digitOf(uvec2 k, uint pass) {
   return bits & ((1u << width) - 1u);
 }
 
-// Workgroup barrier that also orders buffer accesses, so that a happens-before
-// chain through one invocation's atomics (the histogram's done counter)
-// covers the whole workgroup, and so that one pass of the single-tile path
-// sees the last one's writes. (The tail iterator is relaxed since 1194e6e;
-// onesweep.comp's two other uses may now be plain barriers: not measured.)
+// Workgroup barrier that also orders buffer accesses: so that a
+// happens-before chain through one invocation's atomics (the histogram's done
+// counter) covers the whole workgroup, so that one pass of the single-tile
+// path sees the last one's writes when they go through the buffers, and so
+// that a tile's inclusive prefixes, stored by the look-back's lanes, come
+// after its counts in the same entries, stored by other invocations. (After
+// the tile ticket and before the writes, onesweep.comp's two other uses,
+// plain barriers measured the same on an H200: 820.9 against 820.6 us.)
 void barrierAll() {
   controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
                  gl_StorageSemanticsShared | gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);

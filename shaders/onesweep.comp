@@ -39,14 +39,19 @@ layout(constant_id = 10) const uint KEY_KIND = 0;    // KEY_KIND_UNSIGNED, _SIGN
 layout(constant_id = 11) const uint VALUE_WORDS = 0; // 0: keys only, 1: 32-bit values, 2: 64-bit values
 layout(constant_id = 12) const bool VALUE_INDEX = false;  // argsort: pass 0 makes value = input index
 // The small-N path: one workgroup sorts all keys (count <= one tile), every
-// pass in one dispatch. The tile stays in shared memory between passes (with
-// a workgroup barrier between them); only the last pass writes a buffer,
-// the one the pass count picks (keys or alt). No histogram kernel, no
-// status ring.
+// pass in one dispatch, with a workgroup barrier between passes. No
+// histogram kernel, no status ring.
 layout(constant_id = 13) const bool SINGLE_TILE = false;
 // Invocations that walk one digit's look-back together (status_ring.glsl):
 // a power of two, at most 8 and SG_SIZE.
 layout(constant_id = 14) const uint LOOKBACK_LANES = 1;
+// SINGLE_TILE only: the tile's keys and values stay in shared memory between
+// passes and only the last pass writes a buffer (the one the pass count
+// picks: keys or alt). The dispatcher sets it where keys and values fit in
+// shared memory together; otherwise the passes hand the tile over through
+// the caller's buffers, ping-ponging between keys and alt.
+layout(constant_id = 15) const bool TILE_IN_SHARED = false;
+const bool SHARED_PASSES = SINGLE_TILE && TILE_IN_SHARED;
 #define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -58,8 +63,8 @@ shared uint sTile;
 void sortTile(uint pass) {
   const uint tid = gl_LocalInvocationIndex;
   const uint count = sortCount();
-  // SINGLE_TILE after pass 0: the tile is in sWork, where the histograms go.
-  const bool fromShared = SINGLE_TILE && pass != 0u;
+  // SHARED_PASSES after pass 0: the tile is in sWork, where the histograms go.
+  const bool fromShared = SHARED_PASSES && pass != 0u;
   if (fromShared) {
     loadTile(pass, 0u, min(TILE, count));
     barrier();
@@ -87,9 +92,10 @@ void sortTile(uint pass) {
   rankTile(pass, tileCount);
   barrier();
 
-  // Per digit: exclusive prefix over the subgroups, the tile's count, and
-  // its publication (tile 0 publishes an inclusive prefix right away: the
-  // digit's global start, from the histogram kernel, plus its count).
+  // Per digit: the tile's count, and its publication (tile 0 publishes an
+  // inclusive prefix right away: the digit's global start, from the
+  // histogram kernel, plus its count; tile 0 publishes nothing else, which
+  // walkBack relies on).
   U32Buf globalStart = tempU32();
   injectDelay(tile);
   // Digit loops take the same number of turns in every invocation (see
@@ -107,7 +113,10 @@ void sortTile(uint pass) {
     else
       publishStatus(pass, tile, d, sum, false);
   }
-  barrier();
+  // With buffer semantics: the look-back's lanes publish this tile's
+  // inclusive prefixes to the entries just written by other invocations, and
+  // must be ordered after them.
+  barrierAll();
   scanTileDigits(tileCount);  // sScan: local start of each digit in the tile
   sortTileLocally(pass, tileCount);
 
@@ -143,6 +152,10 @@ void main() {
   }
   for (uint pass = 0; pass < pc.passes; ++pass) {
     sortTile(pass);
-    barrier();  // this pass's sorted tile, in sWork, is the next pass's input
+    // This pass's output is the next pass's input: in sWork, or in a buffer.
+    if (SHARED_PASSES)
+      barrier();
+    else
+      barrierAll();
   }
 }

@@ -19,6 +19,7 @@ layout(constant_id = 7) const uint RADIX_BITS = 8;        // 1, 2, 4 or 8
 #include "common.glsl"
 #include "portable.glsl"
 const bool SINGLE_TILE = false;  // tile_sort.glsl: one pass per dispatch
+const bool SHARED_PASSES = false;
 #include "tile_sort.glsl"
 
 void main() {

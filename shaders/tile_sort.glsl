@@ -16,8 +16,10 @@
 //
 // The includer includes common.glsl first and defines KEYS_PER_THREAD,
 // VALUE_WORDS (0, 1 or 2), VALUE_INDEX (argsort: pass 0 makes value = input
-// index) and SINGLE_TILE (onesweep.comp's small-N mode: every pass in one
-// dispatch, so the pass, not the push constants, picks buffers and mapping).
+// index), SINGLE_TILE (onesweep.comp's small-N mode: every pass in one
+// dispatch, so the pass, not the push constants, picks buffers and mapping)
+// and SHARED_PASSES (SINGLE_TILE with the tile kept in shared memory between
+// passes).
 //
 // Loops over digits or words are written so that every invocation of the
 // workgroup takes the same number of turns ("for base += WG_SIZE, if
@@ -31,11 +33,12 @@ const uint TILE = WG_SIZE * KEYS_PER_THREAD;
 const uint SG_KEYS = SG_SIZE * KEYS_PER_THREAD;
 const uint HIST_WORDS = NUM_SUBGROUPS * RADIX;
 const uint ITEM_WORDS = KEY_WORDS > VALUE_WORDS ? KEY_WORDS : VALUE_WORDS;
-// SINGLE_TILE keeps the tile in shared memory from one pass to the next: the
-// keys in [0, KEY_WORDS TILE), the values after them, from VALUE_BASE. Other
-// kernels stage the values where the keys were, once the keys are written.
-const uint TILE_WORDS = SINGLE_TILE ? TILE * (KEY_WORDS + VALUE_WORDS) : TILE * ITEM_WORDS;
-const uint VALUE_BASE = SINGLE_TILE ? TILE * KEY_WORDS : 0u;
+// SHARED_PASSES keeps the tile in shared memory from one pass to the next:
+// the keys in [0, KEY_WORDS TILE), the values after them, from VALUE_BASE.
+// Otherwise the values are staged where the keys were, once the keys are
+// written.
+const uint TILE_WORDS = SHARED_PASSES ? TILE * (KEY_WORDS + VALUE_WORDS) : TILE * ITEM_WORDS;
+const uint VALUE_BASE = SHARED_PASSES ? TILE * KEY_WORDS : 0u;
 const uint WORK_WORDS = TILE_WORDS > HIST_WORDS ? TILE_WORDS : HIST_WORDS;
 
 // First the per-subgroup digit histograms, then (after their prefixes are in
@@ -48,18 +51,21 @@ shared uint sWork[WORK_WORDS];
 shared uint sDigitBase[RADIX];
 
 // This pass's input and output. The push constants name them, except in
-// SINGLE_TILE mode, where pass p would read buffer p % 2 (keys, alt) and
-// write the other one: only pass 0 reads a buffer, and only the last pass
-// writes one, which leaves the result where VksortResultBuffer says.
+// SINGLE_TILE mode, where pass p reads buffer p % 2 (keys, alt) and writes
+// the other one (with SHARED_PASSES only pass 0 reads a buffer and only the
+// last pass writes one), which leaves the result where VksortResultBuffer
+// says.
 uint64_t keysIn(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.keysOut : pc.keysIn; }
 uint64_t keysOut(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.keysIn : pc.keysOut; }
 uint64_t valuesIn(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.valuesOut : pc.valuesIn; }
 uint64_t valuesOut(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.valuesIn : pc.valuesOut; }
 
 // The key at `index` of this pass's input, as sort bits (pass 0 maps them:
-// pc.loadXor is zero in later dispatches; SINGLE_TILE loads only in pass 0,
-// and the look-back's fallback, which also calls this, is not SINGLE_TILE).
-uvec2 loadKey(uint pass, uint index) { return toSortBits(loadKeyWords(keysIn(pass), index)); }
+// pc.loadXor is zero in later dispatches; SINGLE_TILE checks the pass).
+uvec2 loadKey(uint pass, uint index) {
+  const uvec2 k = loadKeyWords(keysIn(pass), index);
+  return SINGLE_TILE && pass != 0u ? k : toSortBits(k);
+}
 uint loadKeyDigit(uint pass, uint index) { return digitOf(loadKey(pass, index), pass); }
 
 // This invocation's part of the tile. Keys are read in subgroup-contiguous
@@ -88,11 +94,11 @@ void clearSubgroupHistograms() {
     if (base + gl_LocalInvocationIndex < HIST_WORDS) sWork[base + gl_LocalInvocationIndex] = 0u;
 }
 
-// SINGLE_TILE after pass 0 reads the tile from shared memory, where the
+// SHARED_PASSES after pass 0 reads the tile from shared memory, where the
 // last pass left it sorted (as sort bits), not from the buffers: the caller
 // loads it before anything else overwrites sWork.
 void loadTile(uint pass, uint tileStart, uint tileCount) {
-  const bool fromShared = SINGLE_TILE && pass != 0u;
+  const bool fromShared = SHARED_PASSES && pass != 0u;
   for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     const uint idx = itemIndex(i);
     uvec2 k = uvec2(0u), v = uvec2(0u);
@@ -228,10 +234,10 @@ void sortTileLocally(uint pass, uint tileCount) {
 
 // After sDigitBase holds (global start - local start) per digit and a
 // barrier: writes the sorted keys out (the last pass maps them back to keys).
-// SINGLE_TILE writes only in its last pass; the others leave the tile in
+// SHARED_PASSES writes only in the last pass; the others leave the tile in
 // sWork for the next.
 void writeKeys(uint pass, uint tileCount) {
-  if (SINGLE_TILE && pass + 1u != pc.passes) return;
+  if (SHARED_PASSES && pass + 1u != pc.passes) return;
   for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     const uint p = gl_LocalInvocationIndex + i * WG_SIZE;
     gDst[i] = 0u;
@@ -239,8 +245,8 @@ void writeKeys(uint pass, uint tileCount) {
       uvec2 k = uvec2(sWork[p], 0u);
       if (KEY_WORDS == 2) k.y = sWork[TILE + p];
       gDst[i] = sDigitBase[digitOf(k, pass)] + p;
-      // pc.storeXor is zero before the last dispatch.
-      storeKeyWords(keysOut(pass), gDst[i], fromSortBits(k));
+      // pc.storeXor is zero before the last dispatch; SINGLE_TILE checks the pass.
+      storeKeyWords(keysOut(pass), gDst[i], SINGLE_TILE && pass + 1u != pc.passes ? k : fromSortBits(k));
     }
   }
 }
@@ -257,7 +263,7 @@ void writeValues(uint pass, uint tileCount) {
     }
   }
   barrier();
-  if (SINGLE_TILE && pass + 1u != pc.passes) return;  // the next pass reads them here
+  if (SHARED_PASSES && pass + 1u != pc.passes) return;  // the next pass reads them here
   for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     const uint p = gl_LocalInvocationIndex + i * WG_SIZE;
     if (p < tileCount) {

@@ -82,6 +82,26 @@ void checkSort(const SorterHolder& s, const std::vector<uint32_t>& keys, const c
   requireNoValidationMessages();
 }
 
+// The fault-injection fields of a test table row, in this order: ringSlots,
+// lookback, tailGroup, spinBudget, faultPublishDelay (0 = default).
+VksortTuning faultTuning(const uint32_t* f) {
+  VksortTuning tuning{};
+  tuning.ringSlots = f[0];
+  tuning.lookback = f[1];
+  tuning.tailGroup = f[2];
+  tuning.spinBudget = f[3];
+  tuning.faultPublishDelay = f[4];
+  return tuning;
+}
+
+// A label naming those fields, after `what`.
+std::string faultLabel(const std::string& what, const uint32_t* f) {
+  char label[96];
+  std::snprintf(label, sizeof label, "ring %u lookback %u tailGroup %u spinBudget %u delay %u", f[0], f[1], f[2], f[3],
+                f[4]);
+  return what + label;
+}
+
 }  // namespace
 
 TEST_CASE("sorts every edge size: 0, 1, 2, tile +- 1, 2^k +- 1, primes, 1M, 4M") {
@@ -136,19 +156,12 @@ TEST_CASE("faults: delayed status, tiny rings and no patience still sort correct
                                 {8, 3, 4, 4, 400}, {0, 0, 0, 0, 1000}, {0, 0, 0, 2, 1000}};
   auto rng = caseRng(8);
   for (auto& sh : shapes) {
-    VksortTuning tuning{};
-    tuning.ringSlots = sh[0];
-    tuning.lookback = sh[1];
-    tuning.tailGroup = sh[2];
-    tuning.spinBudget = sh[3];
-    tuning.faultPublishDelay = sh[4];
+    const VksortTuning tuning = faultTuning(sh);
     SorterHolder s(&tuning);
     const uint32_t t = s.tile();
-    char label[96];
-    std::snprintf(label, sizeof label, "ring %u lookback %u tailGroup %u spinBudget %u delay %u", sh[0], sh[1], sh[2],
-                  sh[3], sh[4]);
-    for (uint32_t n : {t * 9 + 1, 100003u}) checkSort(s, makeKeys(n, Dist::Uniform, rng), label);
-    checkSort(s, makeKeys(t * 6, Dist::FewUnique, rng), label);
+    const std::string label = faultLabel("", sh);
+    for (uint32_t n : {t * 9 + 1, 100003u}) checkSort(s, makeKeys(n, Dist::Uniform, rng), label.c_str());
+    checkSort(s, makeKeys(t * 6, Dist::FewUnique, rng), label.c_str());
   }
 }
 
@@ -167,23 +180,17 @@ TEST_CASE("the look-back walked by several lanes per digit") {
       MESSAGE("lookbackLanes " << sh[0] << " skipped: the subgroup has " << deviceSubgroupSize() << " invocations");
       continue;
     }
-    VksortTuning tuning{};
+    VksortTuning tuning = faultTuning(sh + 1);
     tuning.lookbackLanes = sh[0];
-    tuning.ringSlots = sh[1];
-    tuning.lookback = sh[2];
-    tuning.tailGroup = sh[3];
-    tuning.spinBudget = sh[4];
-    tuning.faultPublishDelay = sh[5];
     SorterHolder s(&tuning);
     VksortTuning got;
     REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
     REQUIRE(got.lookbackLanes == sh[0]);
     const uint32_t t = s.tile();
-    char label[112];
-    std::snprintf(label, sizeof label, "lanes %u, ring %u lookback %u tailGroup %u spinBudget %u delay %u", sh[0],
-                  sh[1], sh[2], sh[3], sh[4], sh[5]);
-    for (uint32_t n : {t + 1, t * 3 - 1, t * 9 + 1, 100003u}) checkSort(s, makeKeys(n, Dist::Uniform, rng), label);
-    checkSort(s, makeKeys(t * 6, Dist::FewUnique, rng), label);
+    const std::string label = faultLabel("lanes " + std::to_string(sh[0]) + ", ", sh + 1);
+    for (uint32_t n : {t + 1, t * 3 - 1, t * 9 + 1, 100003u})
+      checkSort(s, makeKeys(n, Dist::Uniform, rng), label.c_str());
+    checkSort(s, makeKeys(t * 6, Dist::FewUnique, rng), label.c_str());
   }
 }
 
@@ -196,24 +203,17 @@ TEST_CASE("the mid-size path: Onesweep in the small path's tiles, up to mediumMa
   const uint32_t shapes[][6] = {{1u << 17, 0, 0, 0, 0, 0}, {1u << 17, 5, 2, 2, 1, 40}, {1u << 17, 0, 0, 0, 2, 1000}};
   auto rng = caseRng(9);
   for (auto& sh : shapes) {
-    VksortTuning tuning{};
+    VksortTuning tuning = faultTuning(sh + 1);
     tuning.mediumMaxCount = sh[0];
-    tuning.ringSlots = sh[1];
-    tuning.lookback = sh[2];
-    tuning.tailGroup = sh[3];
-    tuning.spinBudget = sh[4];
-    tuning.faultPublishDelay = sh[5];
     SorterHolder s(&tuning);
     VksortTuning got;
     REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
     REQUIRE(got.mediumMaxCount == sh[0]);
     const uint32_t small = s.smallSortKeys(), m = sh[0];
-    char label[112];
-    std::snprintf(label, sizeof label, "mid-size, ring %u lookback %u tailGroup %u spinBudget %u delay %u", sh[1],
-                  sh[2], sh[3], sh[4], sh[5]);
+    const std::string label = faultLabel("mid-size, ", sh + 1);
     for (uint32_t n : {small + 1, 2 * small - 1, 2 * small + 1, 7 * small + 3, 7919u, 104729u, m, m + 1})
-      checkSort(s, makeKeys(n, Dist::Uniform, rng), label);
-    checkSort(s, makeKeys(9 * small, Dist::FewUnique, rng), label);
+      checkSort(s, makeKeys(n, Dist::Uniform, rng), label.c_str());
+    checkSort(s, makeKeys(9 * small, Dist::FewUnique, rng), label.c_str());
   }
   // Up to the small path's count, the mid-size path is off (and reported so).
   VksortTuning off{};

@@ -31,7 +31,10 @@ TEST_CASE("every key type x value type x order x bit range, at edge sizes") {
           c.label = std::string(key.name) + ", " + value.name + ", " + (descending ? "descending" : "ascending") +
                     ", " + range.name;
           const Dist dist = Dist(variant++ % 3);
-          for (uint32_t n : {1u, s.smallSortKeys() + 1, t - 1, t + 1, 65537u}) {
+          // 1 to small: the one-workgroup path (every pass count: 16, 24 and
+          // 12-bit ranges take 2 or 3 passes).
+          const uint32_t small = s.smallSortKeys();
+          for (uint32_t n : {1u, small / 2 + 1, small - 1, small + 1, t - 1, t + 1, 65537u}) {
             checkTypedSort(s, c, makeKeys(n, key, dist, rng));
             ++sorts;
           }
@@ -49,6 +52,35 @@ TEST_CASE("every key type x value type x order x bit range, at edge sizes") {
     }
   }
   MESSAGE("typed sorts checked: " << sorts);
+}
+
+TEST_CASE("the one-workgroup path through the buffers, when keys and values do not fit in shared memory") {
+  // The one-workgroup path keeps keys and values in shared memory between
+  // passes where they fit together; otherwise (64-bit keys with values in
+  // the default 512 x 8 shape on NVIDIA) its passes go through the keys and
+  // alt buffers. A 128 x K shape whose keys fit but whose keys plus 64-bit
+  // values do not takes the buffer path on any device (lavapipe: K = 17).
+  auto rng = caseRng(16);
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(gCtx->physicalDevice, &props);
+  VksortTuning tuning{};
+  tuning.smallWorkgroupSize = 128;
+  tuning.smallKeysPerThread = props.limits.maxComputeSharedMemorySize / (128 * 16) + 1;  // 16 bytes per key
+  for (const ValueInfo* value : {&kValues[2], &kValues[3], &kValues[0]}) {
+    SorterHolder s(&tuning, VKSORT_KEY_I64, value->type);
+    const uint32_t small = s.smallSortKeys();
+    REQUIRE(small == 128 * tuning.smallKeysPerThread);
+    const BitRange ranges[] = {{0, 0, "all bits"}, {20, 44, "bits [20,44)"}, {0, 16, "bits [0,16)"}};
+    int variant = 0;
+    for (const BitRange& range : ranges)
+      for (bool descending : {false, true}) {
+        SortCase c{&kKeys[4], value, descending, range.begin, range.end, ""};
+        c.label = std::string("one workgroup, 128 x ") + std::to_string(tuning.smallKeysPerThread) + ", i64, " +
+                  value->name + (descending ? ", descending, " : ", ascending, ") + range.name;
+        for (uint32_t n : {2u, small / 2 + 1, small})
+          checkTypedSort(s, c, makeKeys(n, kKeys[4], Dist(variant++ % 3), rng));
+      }
+  }
 }
 
 TEST_CASE("the mid-size path sorts every key type x value type") {
@@ -147,6 +179,11 @@ TEST_CASE("indirect count: below, at and above maxCount (clamped)") {
       checkTypedSort(s, c, keys, count);
     SortCase desc{&kKeys[0], value, true, 0, 30, std::string("indirect, descending, 30 bits, ") + value->name};
     checkTypedSort(s, desc, keys, 2 * t + 1);
+    // maxCount within the one-workgroup path.
+    const uint32_t small = s.smallSortKeys();
+    const std::vector<uint64_t> few = makeKeys(small, kKeys[0], Dist::Few, rng);
+    for (int64_t count : {int64_t(0), int64_t(1), int64_t(small / 2 + 1), int64_t(small), int64_t(small + 3)})
+      checkTypedSort(s, c, few, count);
   }
 }
 

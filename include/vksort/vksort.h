@@ -161,7 +161,8 @@ typedef enum VksortValueType {
 //   tailGroup a power of two; ringSlots >= lookback + tailGroup; lookback >= 1;
 //   ringSlots <= 65536; lookback <= 4096; histogramWorkgroups >= 64;
 //   the tile (workgroupSize x keysPerThread keys) and the per-subgroup
-//   histograms fit in the device's shared memory.
+//   histograms fit in the device's shared memory, and so does the small
+//   path's; lookbackLanes a power of two, at most 8 and the subgroup size.
 typedef struct VksortTuning {
   uint32_t workgroupSize;        // invocations per reorder workgroup
   uint32_t keysPerThread;        // keys each invocation ranks
@@ -177,10 +178,12 @@ typedef struct VksortTuning {
   // this many polling rounds (varying by tile) before publishing. 0 = off.
   uint32_t faultPublishDelay;
   // The small-N path: counts up to smallWorkgroupSize x smallKeysPerThread
-  // are sorted by one workgroup in one dispatch; the keys and values stay in
-  // shared memory from pass to pass and only the last pass writes a buffer
-  // (defaults: 512 x 8 on NVIDIA; elsewhere the largest workgroup up to 1024,
-  // 4 keys each; halved until keys and values fit in shared memory).
+  // are sorted by one workgroup in one dispatch. Where the tile's keys and
+  // values fit in shared memory together, they stay there from pass to pass
+  // and only the last pass writes a buffer; otherwise (e.g. 64-bit keys with
+  // values in 512 x 8 on NVIDIA) the passes go through the keys and alt
+  // buffers (defaults: 512 x 8 on NVIDIA; elsewhere the largest workgroup up
+  // to 1024, 4 keys each).
   uint32_t smallWorkgroupSize;
   uint32_t smallKeysPerThread;
   // The mid-size path: counts above the small path's and up to
