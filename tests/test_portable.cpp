@@ -203,12 +203,7 @@ TEST_CASE("algorithm choice: AUTO by driver, vksortGetAlgorithm, bad arguments r
     CHECK(vksortGetAlgorithm(nullptr, &algorithm, &bits) == VKSORT_ERROR_INVALID_ARGUMENT);
   }
 
-  VksortCreateInfo ci{};
-  ci.instance = gCtx->instance;
-  ci.physicalDevice = gCtx->physicalDevice;
-  ci.device = gCtx->device;
-  ci.pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
-  ci.pDeviceCreateInfo = &gCtx->deviceCreateInfo;
+  VksortCreateInfo ci = baseCreateInfo();
   VksortSorter sorter = nullptr;
   const int badEnum = 3;
   static_assert(sizeof(VksortAlgorithm) == sizeof(int), "C enum");
