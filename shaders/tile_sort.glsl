@@ -83,8 +83,12 @@ uint itemIndex(uint i) { return gl_SubgroupID * SG_KEYS + i * SG_SIZE + gl_Subgr
 // Subgroups that hold at least one of the tile's keys. In SINGLE_TILE mode
 // the only tile is usually partial (1,024 keys in a 1024 x 4 tile fill 8 of
 // 32 subgroups): the others rank nothing, their histograms stay zero, and
-// per-subgroup loops stop early (H200, 1,024 keys in 1024 x 4: 22.0 -> 14.9
-// us). Other kernels keep the code they had, with a constant loop bound:
+// loops over the subgroups stop early (H200, 1,024 keys in 1024 x 4: 22.0 ->
+// 14.9 us). A subgroup without keys still takes the turns of its per-key
+// loops, skipping their bodies: when it skipped the loops, lavapipe sorted
+// wrongly with 33 or more keys per invocation (loops it does not unroll; see
+// the top of this file). Other kernels keep the code they had, with a
+// constant loop bound:
 // only their last tile is partial, and any of this in the multi-tile kernel
 // made 2^24 keys 1-4% slower. Use it under `if (SINGLE_TILE ...)` only.
 uint activeSubgroups(uint tileCount) { return min(NUM_SUBGROUPS, (tileCount + SG_KEYS - 1u) / SG_KEYS); }
@@ -136,8 +140,11 @@ void loadTile(uint pass, uint tileStart, uint tileCount) {
 void rankTile(uint pass, uint tileCount) {
   const uint lane = gl_SubgroupInvocationID;
   const uint sg = gl_SubgroupID;
-  if (SINGLE_TILE && sg >= activeSubgroups(tileCount)) return;  // uniform in the subgroup
+  // Subgroups without keys skip the work but take the loop's turns (see the
+  // top of this file); uniform in the subgroup.
+  const bool hasKeys = !SINGLE_TILE || sg < activeSubgroups(tileCount);
   for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+    if (!hasKeys) continue;
     const bool valid = itemIndex(i) < tileCount;
     const uint d = digitOf(uvec2(gKeysLo[i], gKeysHi[i]), pass);
     uint rank, peerCount, leader;
@@ -217,11 +224,9 @@ void scanTileDigits(uint tileCount) {
 // After scanTileDigits: makes each item's rank its position in the locally
 // sorted tile and moves the keys there, in sWork.
 void sortTileLocally(uint pass, uint tileCount) {
-  if (!SINGLE_TILE || gl_SubgroupID < activeSubgroups(tileCount)) {
-    for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-      const uint d = digitOf(uvec2(gKeysLo[i], gKeysHi[i]), pass);
-      gOffs[i] += sWork[gl_SubgroupID * RADIX + d];
-    }
+  const bool hasKeys = !SINGLE_TILE || gl_SubgroupID < activeSubgroups(tileCount);
+  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+    if (hasKeys) gOffs[i] += sWork[gl_SubgroupID * RADIX + digitOf(uvec2(gKeysLo[i], gKeysHi[i]), pass)];
   }
   barrier();
   for (uint i = 0; i < KEYS_PER_THREAD; ++i) {

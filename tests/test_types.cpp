@@ -83,6 +83,26 @@ TEST_CASE("the one-workgroup path through the buffers, when keys and values do n
   }
 }
 
+TEST_CASE("the one-workgroup path with more than 32 keys per invocation, partly filled") {
+  // With 33 or more keys per invocation lavapipe keeps the per-key loops as
+  // loops, and a partly filled tile leaves some subgroups without keys. When
+  // those skipped the loops (fewer turns than the others), lavapipe sorted
+  // wrongly and wrote outside its buffers (session 5; README driver notes).
+  auto rng = caseRng(17);
+  VksortTuning tuning{};
+  tuning.smallWorkgroupSize = 64;
+  tuning.smallKeysPerThread = 33;
+  for (const KeyInfo* key : {&kKeys[0], &kKeys[4]})
+    for (const ValueInfo* value : {&kValues[0], &kValues[1]}) {
+      SorterHolder s(&tuning, key->type, value->type);
+      const uint32_t small = s.smallSortKeys();
+      REQUIRE(small == 64 * 33);
+      SortCase c{key, value, false, 0, 0, std::string("64 x 33, ") + key->name + ", " + value->name};
+      for (uint32_t n : {2u, 100u, small / 2 + 1, small - 1, small})
+        checkTypedSort(s, c, makeKeys(n, *key, Dist::Uniform, rng));
+    }
+}
+
 TEST_CASE("the mid-size path sorts every key type x value type") {
   // Onesweep in the small path's tiles (on by default on NVIDIA only).
   auto rng = caseRng(14);
