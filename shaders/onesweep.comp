@@ -120,8 +120,8 @@ void sortTile(uint pass) {
   scanTileDigits(tileCount);  // sScan: local start of each digit in the tile
   sortTileLocally(pass, tileCount);
 
-  // Tiles after the first look back (and publish their inclusive prefixes
-  // as each digit's walk ends).
+  // Tiles after the first look back (and publish each digit's inclusive
+  // prefix once the walks of its subgroup have ended).
   if (!SINGLE_TILE && tile != 0u) {
     lookBack(pass, tile, globalStart);
     barrier();
