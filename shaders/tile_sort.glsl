@@ -21,6 +21,10 @@
 // and SHARED_PASSES (SINGLE_TILE with the tile kept in shared memory between
 // passes).
 //
+// Loops over an invocation's keys ("for i < KEYS_PER_THREAD") are marked
+// [[unroll]]: the NVIDIA driver did not unroll all of them by itself (H100,
+// 2^24 u32 keys with u32 values: 978 -> 930 us; keys alone unchanged).
+//
 // Loops over digits or words are written so that every invocation of the
 // workgroup takes the same number of turns ("for base += WG_SIZE, if
 // base + tid < n"), never "for i = tid; i < n; i += WG_SIZE" with n not a
@@ -103,7 +107,7 @@ void clearSubgroupHistograms() {
 // loads it before anything else overwrites sWork.
 void loadTile(uint pass, uint tileStart, uint tileCount) {
   const bool fromShared = SHARED_PASSES && pass != 0u;
-  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+  [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     const uint idx = itemIndex(i);
     uvec2 k = uvec2(0u), v = uvec2(0u);
     if (fromShared && idx < tileCount) {
@@ -143,7 +147,7 @@ void rankTile(uint pass, uint tileCount) {
   // Subgroups without keys skip the work but take the loop's turns (see the
   // top of this file); uniform in the subgroup.
   const bool hasKeys = !SINGLE_TILE || sg < activeSubgroups(tileCount);
-  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+  [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     if (!hasKeys) continue;
     const bool valid = itemIndex(i) < tileCount;
     const uint d = digitOf(uvec2(gKeysLo[i], gKeysHi[i]), pass);
@@ -225,11 +229,11 @@ void scanTileDigits(uint tileCount) {
 // sorted tile and moves the keys there, in sWork.
 void sortTileLocally(uint pass, uint tileCount) {
   const bool hasKeys = !SINGLE_TILE || gl_SubgroupID < activeSubgroups(tileCount);
-  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+  [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     if (hasKeys) gOffs[i] += sWork[gl_SubgroupID * RADIX + digitOf(uvec2(gKeysLo[i], gKeysHi[i]), pass)];
   }
   barrier();
-  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+  [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     if (itemIndex(i) < tileCount) {
       sWork[gOffs[i]] = gKeysLo[i];
       if (KEY_WORDS == 2) sWork[TILE + gOffs[i]] = gKeysHi[i];
@@ -243,7 +247,7 @@ void sortTileLocally(uint pass, uint tileCount) {
 // sWork for the next.
 void writeKeys(uint pass, uint tileCount) {
   if (SHARED_PASSES && pass + 1u != pc.passes) return;
-  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+  [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     const uint p = gl_LocalInvocationIndex + i * WG_SIZE;
     gDst[i] = 0u;
     if (p < tileCount) {
@@ -261,7 +265,7 @@ void writeKeys(uint pass, uint tileCount) {
 void writeValues(uint pass, uint tileCount) {
   if (VALUE_WORDS == 0) return;
   barrier();
-  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+  [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     if (itemIndex(i) < tileCount) {
       sWork[VALUE_BASE + gOffs[i]] = gValuesLo[i];
       if (VALUE_WORDS == 2) sWork[VALUE_BASE + TILE + gOffs[i]] = gValuesHi[i];
@@ -269,7 +273,7 @@ void writeValues(uint pass, uint tileCount) {
   }
   barrier();
   if (SHARED_PASSES && pass + 1u != pc.passes) return;  // the next pass reads them here
-  for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+  [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     const uint p = gl_LocalInvocationIndex + i * WG_SIZE;
     if (p < tileCount) {
       if (VALUE_WORDS == 1)
