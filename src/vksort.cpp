@@ -11,6 +11,7 @@
 
 #include "portable.h"
 #include "push.h"
+#include "vksort_bitonic_spv.h"
 #include "vksort_histogram_spv.h"
 #include "vksort_onesweep_spv.h"
 #include "vksort_portable_count_spv.h"
@@ -38,6 +39,7 @@ void clearError() { tLastError[0] = '\0'; }
 static_assert(sizeof(VksortPush) == 112, "push constants must match the GLSL std430 layout");
 
 constexpr VkDeviceSize kTempAlignment = 16;
+constexpr uint32_t kBitonicDefaultNvidia = 1024;      // VksortTuning::bitonicMaxCount
 constexpr uint32_t kHistogramWorkgroupSize = 256;     // at most: see Shape::histogramWorkgroupSize
 constexpr uint32_t kHistogramKeysPerInvocation = 16;  // before adding another persistent workgroup
 constexpr uint32_t kHistogramMaxLoop = 2048;          // grid-stride steps per invocation, at most
@@ -269,6 +271,8 @@ struct Shape {
   VksortTuning t;
   uint32_t histogramWorkgroupSize;  // 256, or less where subgroups x maxComputeWorkgroupSubgroups is smaller
   bool smallInShared;               // the single-tile kernel keeps keys and values in shared memory (TILE_IN_SHARED)
+  uint32_t bitonicWorkgroupSize;    // bitonic.comp: t.bitonicMaxCount = this x bitonicItems; 0 = no bitonic kernel
+  uint32_t bitonicItems;
   uint32_t tileKeys() const { return t.workgroupSize * t.keysPerThread; }
   uint32_t smallKeys() const { return t.smallWorkgroupSize * t.smallKeysPerThread; }
   bool hasMedium() const { return t.mediumMaxCount > smallKeys(); }
@@ -311,6 +315,12 @@ uint32_t onesweepSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t it
   const uint32_t words =
       (tile > hist ? tile : hist) + VKSORT_RADIX + 1 + VKSORT_RADIX + subgroups + 1 + 2 * VKSORT_RADIX + 2;
   return words * 4;
+}
+
+// Shared memory of bitonic.comp, in bytes, for `capacity` keys of keyWords
+// words (mirrors its shared declarations and common.glsl's scan arrays).
+uint32_t bitonicSharedBytes(uint32_t capacity, uint32_t wg, uint32_t sg, uint32_t keyWords) {
+  return (capacity * (keyWords + 1) + (keyWords == 2 ? 0 : 1) + VKSORT_RADIX + wg / sg + 1) * 4;
 }
 
 VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape* s) {
@@ -366,6 +376,11 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   // 2^19, and tie at 2^20).
   d.mediumMaxCount = nvidia ? 1u << 19 : 0;
   d.lookbackLanes = 0;  // resolved below, from the workgroup size
+  // The bitonic kernel for the smallest sorts, measured on NVIDIA only
+  // (H100, 2026-11-22): below these counts it beat the one-workgroup radix
+  // sort (1,024 u32 keys 10.2 against 14.6 us, 2,048 u64 keys 21.2 against
+  // 37.0), above them it lost (2,048 u32 keys 18.6 against 16.8).
+  d.bitonicMaxCount = !nvidia ? 1 : s->keyWords == 2 ? 2 * kBitonicDefaultNvidia : kBitonicDefaultNvidia;
 
   s->t = d;
   if (user) {
@@ -381,6 +396,7 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
     if (user->smallKeysPerThread) s->t.smallKeysPerThread = user->smallKeysPerThread;
     if (user->mediumMaxCount) s->t.mediumMaxCount = user->mediumMaxCount;
     if (user->lookbackLanes) s->t.lookbackLanes = user->lookbackLanes;
+    if (user->bitonicMaxCount) s->t.bitonicMaxCount = user->bitonicMaxCount;
   }
   if (!s->hasMedium()) s->t.mediumMaxCount = 0;
   if (!s->t.lookbackLanes) {
@@ -421,6 +437,21 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
                 t.smallWorkgroupSize, t.smallKeysPerThread, sg, maxWg);
   if (t.histogramWorkgroups < 64 || t.histogramWorkgroups > lim.maxComputeWorkGroupCount[0])
     return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: histogramWorkgroups %u out of range", t.histogramWorkgroups);
+  if (t.bitonicMaxCount != 1) {
+    // Two keys per invocation where the workgroup allows (H100, 1,024 u32
+    // keys: 512 x 2 10.2 us, 1024 x 1 10.8, 256 x 4 13.3).
+    const uint32_t cap = t.bitonicMaxCount;
+    s->bitonicWorkgroupSize = cap / 2 < maxWg ? cap / 2 : maxWg;
+    while (s->bitonicWorkgroupSize & (s->bitonicWorkgroupSize - 1))
+      s->bitonicWorkgroupSize &= s->bitonicWorkgroupSize - 1;
+    s->bitonicItems = cap / s->bitonicWorkgroupSize;
+    if ((cap & (cap - 1)) != 0 || cap < 2 * sg || s->bitonicItems > 16 ||
+        bitonicSharedBytes(cap, s->bitonicWorkgroupSize, sg, s->keyWords) > lim.maxComputeSharedMemorySize)
+      return fail(VKSORT_ERROR_INVALID_ARGUMENT,
+                  "tuning: bitonicMaxCount %u must be 1 (off) or a power of two from twice the subgroup size (%u), at "
+                  "most 16 per invocation of a %u-invocation workgroup, whose keys fit in shared memory",
+                  cap, 2 * sg, maxWg);
+  }
   // Where keys and values fit in shared memory together, the single-tile
   // kernel keeps them there between passes (H200, 1,024 u32 keys: 16.7 ->
   // 14.5 us); otherwise its passes go through the keys and alt buffers.
@@ -469,6 +500,7 @@ struct VksortSorter_T {
   VkPipeline onesweep = VK_NULL_HANDLE;
   VkPipeline singleTile = VK_NULL_HANDLE;  // onesweep.comp with SINGLE_TILE: the small-N path
   VkPipeline medium = VK_NULL_HANDLE;      // onesweep.comp in the small path's shape (if mediumMaxCount is on)
+  VkPipeline bitonic = VK_NULL_HANDLE;     // bitonic.comp: the tiny-N path (if bitonicMaxCount is on), both algorithms
   // AUTO resolved at creation; only the chosen algorithm's pipelines exist.
   VksortAlgorithm algorithm = VKSORT_ALGORITHM_ONESWEEP;
   uint32_t radixBits = VKSORT_RADIX_BITS;
@@ -483,6 +515,7 @@ void destroyObjects(VksortSorter s) {
   if (s->histogram) s->fn.destroyPipeline(s->device, s->histogram, s->allocator);
   if (s->onesweep) s->fn.destroyPipeline(s->device, s->onesweep, s->allocator);
   if (s->singleTile) s->fn.destroyPipeline(s->device, s->singleTile, s->allocator);
+  if (s->bitonic) s->fn.destroyPipeline(s->device, s->bitonic, s->allocator);
   if (s->medium) s->fn.destroyPipeline(s->device, s->medium, s->allocator);
   const VkPipeline portable[] = {s->portableCount, s->portableScan[0], s->portableScan[1], s->portableScan[2],
                                  s->portableScatter};
@@ -717,6 +750,13 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
     if (vr != VK_SUCCESS) r = fail(VKSORT_ERROR_VULKAN, "vkCreatePipelineLayout failed: VkResult %d", vr);
   }
   if (r == VKSORT_SUCCESS && algorithm == VKSORT_ALGORITHM_PORTABLE) r = createPortablePipelines(s, ci->pipelineCache);
+  if (r == VKSORT_SUCCESS && shape.bitonicWorkgroupSize) {
+    const uint32_t bc[] = {
+        shape.bitonicWorkgroupSize, shape.subgroupSize, shape.bitonicItems, shape.keyWords, shape.keyKind,
+        shape.valueWords,           shape.valueIndex};
+    r = createPipeline(s, ci->pipelineCache, vksort_bitonic_spv, sizeof vksort_bitonic_spv, bc, 7, "bitonic",
+                       &s->bitonic);
+  }
   if (r == VKSORT_SUCCESS && algorithm == VKSORT_ALGORITHM_ONESWEEP) {
     const uint32_t hc[] = {shape.histogramWorkgroupSize, shape.subgroupSize, shape.keyWords, shape.keyKind};
     r = createPipeline(s, ci->pipelineCache, vksort_histogram_spv, sizeof vksort_histogram_spv, hc, 4, "histogram",
@@ -1042,6 +1082,27 @@ VksortResult vksortRecordSort(VksortSorter s, VkCommandBuffer cmd, const VksortS
   uint32_t loadXor[4], storeXor[4];
   keyMapMasks(shape, info->descending != VK_FALSE, loadXor, storeXor);
   std::memcpy(push.loadXor, loadXor, sizeof loadXor);  // the histogram maps like pass 0
+  if (s->bitonic && info->count <= shape.t.bitonicMaxCount) {
+    // The tiny-N path: one workgroup, one dispatch, straight into the
+    // buffer the pass count names; temp is unused.
+    Label label(s, cmd, "vksort bitonic sort");
+    if (info->timestampQueryPool)
+      s->fn.cmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, info->timestampQueryPool,
+                              info->firstTimestampQuery);
+    const uint32_t out = passes % 2;
+    push.keysIn = keys[0];
+    push.keysOut = keys[out];
+    push.valuesIn = values[0];
+    push.valuesOut = values[out];
+    std::memcpy(push.storeXor, storeXor, sizeof storeXor);
+    s->fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->bitonic);
+    s->fn.cmdPushConstants(cmd, s->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
+    s->fn.cmdDispatch(cmd, 1, 1, 1);
+    if (info->timestampQueryPool)
+      s->fn.cmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, info->timestampQueryPool,
+                              info->firstTimestampQuery + 1);
+    return VKSORT_SUCCESS;
+  }
   if (s->algorithm == VKSORT_ALGORITHM_PORTABLE) {
     recordPortable(s, cmd, *info, push, keys, values, loadXor, storeXor);
     return VKSORT_SUCCESS;

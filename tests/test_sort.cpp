@@ -351,6 +351,16 @@ TEST_CASE("creation fails clearly without the required features, and with bad tu
     CHECK(std::string(vksortGetLastError()).find("lookbackLanes") != std::string::npos);
     CHECK(sorter == nullptr);
   }
+  // bitonicMaxCount: 1 (off) or a power of two from twice the subgroup
+  // size whose keys fit in shared memory.
+  for (uint32_t count : {3u, deviceSubgroupSize(), 1u << 20}) {
+    VksortTuning badBitonic{};
+    badBitonic.bitonicMaxCount = count;
+    ci.pTuning = &badBitonic;
+    CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_INVALID_ARGUMENT);
+    CHECK(std::string(vksortGetLastError()).find("bitonicMaxCount") != std::string::npos);
+    CHECK(sorter == nullptr);
+  }
   CHECK(vksortCheckDeviceSupport(gCtx->instance, gCtx->physicalDevice, vkGetInstanceProcAddr) == VKSORT_SUCCESS);
   requireNoValidationMessages();
 }

@@ -103,6 +103,42 @@ TEST_CASE("the one-workgroup path with more than 32 keys per invocation, partly 
     }
 }
 
+TEST_CASE("the bitonic path: every key type x value type x order x bit range, both algorithms") {
+  // One workgroup, a bitonic network over (key, index) pairs (on by default
+  // on NVIDIA only). Bit ranges of 2, 3 and 4 or 8 passes leave the result in
+  // keys (written over the input) or in alt; counts from 1 to the capacity,
+  // then one past it (the radix sort's one-workgroup path).
+  auto rng = caseRng(18);
+  VksortTuning tuning{};
+  tuning.bitonicMaxCount = 256;
+  for (VksortAlgorithm algorithm : {VKSORT_ALGORITHM_ONESWEEP, VKSORT_ALGORITHM_PORTABLE})
+    for (const KeyInfo& key : kKeys) {
+      const BitRange ranges[] = {{0, 0, "all bits"},
+                                 {0, 16, "bits [0,16)"},
+                                 key.bits == 32 ? BitRange{8, 32, "bits [8,32)"} : BitRange{20, 44, "bits [20,44)"}};
+      for (const ValueInfo& value : kValues) {
+        // The portable algorithm's passes are 8-bit too: the same result buffers.
+        if (algorithm == VKSORT_ALGORITHM_PORTABLE && (&value != &kValues[1] || key.bits != 32)) continue;
+        SorterHolder s(&tuning, key.type, value.type, algorithm);
+        int variant = 0;
+        for (bool descending : {false, true})
+          for (const BitRange& range : ranges) {
+            SortCase c{&key, &value, descending, range.begin, range.end, ""};
+            c.label = std::string("bitonic, ") + (algorithm == VKSORT_ALGORITHM_PORTABLE ? "portable, " : "") +
+                      key.name + ", " + value.name + (descending ? ", descending, " : ", ascending, ") + range.name;
+            for (uint32_t n : {1u, 2u, 3u, 17u, 100u, 255u, 256u, 257u})
+              checkTypedSort(s, c, makeKeys(n, key, Dist(variant++ % 3), rng));
+          }
+      }
+    }
+  // An indirect count within the bitonic path, clamped to maxCount.
+  SorterHolder s(&tuning, VKSORT_KEY_U32, VKSORT_VALUE_INDEX);
+  const std::vector<uint64_t> keys = makeKeys(200, kKeys[0], Dist::Few, rng);
+  SortCase c{&kKeys[0], &kValues[3], false, 0, 0, "bitonic, indirect, argsort"};
+  for (int64_t count : {int64_t(0), int64_t(1), int64_t(100), int64_t(200), int64_t(207), int64_t(0xffffffffu)})
+    checkTypedSort(s, c, keys, count);
+}
+
 TEST_CASE("the mid-size path sorts every key type x value type") {
   // Onesweep in the small path's tiles (on by default on NVIDIA only).
   auto rng = caseRng(14);
