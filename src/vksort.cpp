@@ -437,6 +437,8 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
                 t.smallWorkgroupSize, t.smallKeysPerThread, sg, maxWg);
   if (t.histogramWorkgroups < 64 || t.histogramWorkgroups > lim.maxComputeWorkGroupCount[0])
     return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: histogramWorkgroups %u out of range", t.histogramWorkgroups);
+  s->bitonicWorkgroupSize = 0;
+  s->bitonicItems = 0;
   if (t.bitonicMaxCount != 1) {
     // Two keys per invocation where the workgroup allows (H100, 1,024 u32
     // keys: 512 x 2 10.2 us, 1024 x 1 10.8, 256 x 4 13.3).
