@@ -437,8 +437,6 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
                 t.smallWorkgroupSize, t.smallKeysPerThread, sg, maxWg);
   if (t.histogramWorkgroups < 64 || t.histogramWorkgroups > lim.maxComputeWorkGroupCount[0])
     return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: histogramWorkgroups %u out of range", t.histogramWorkgroups);
-  s->bitonicWorkgroupSize = 0;
-  s->bitonicItems = 0;
   if (t.bitonicMaxCount != 1) {
     // Two keys per invocation where the workgroup allows (H100, 1,024 u32
     // keys: 512 x 2 10.2 us, 1024 x 1 10.8, 256 x 4 13.3).
@@ -706,7 +704,7 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
                 "the device was created without features vksort needs: %s (vksortEnableRequiredFeatures sets them)",
                 missing.text);
 
-  Shape shape;
+  Shape shape{};  // zeroed: chooseShape leaves the fields of paths that are off (the bitonic kernel) at zero
   if ((r = chooseTypes(*ci, &shape)) != VKSORT_SUCCESS) return r;
   if ((r = chooseShape(info, ci->pTuning, &shape)) != VKSORT_SUCCESS) return r;
   VksortAlgorithm algorithm = ci->algorithm;
