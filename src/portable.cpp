@@ -34,6 +34,13 @@ PortablePlan planPortable(uint32_t count, uint32_t tileKeys, uint32_t radixBits)
   return p;
 }
 
+void scanShape(uint32_t maxWorkgroup, uint32_t* workgroupSize, uint32_t* items) {
+  uint32_t wg = kScanWorkgroupSize;
+  while (wg > maxWorkgroup) wg /= 2;
+  *workgroupSize = wg;
+  *items = kScanBlock / wg;
+}
+
 void portableGrid(uint32_t groups, uint32_t maxX, uint32_t* x, uint32_t* y) {
   *x = groups < maxX ? groups : maxX;
   *y = *x ? (groups + *x - 1) / *x : 0;

@@ -15,11 +15,17 @@ namespace vksort {
 // VksortAlgorithm). Unknown drivers get no.
 bool driverHasForwardProgress(VkDriverId driver);
 
-// The portable scan's shape (shaders/portable_scan.comp): a block is
-// kScanWorkgroupSize * kScanItems table entries.
+// The portable scan's block (shaders/portable_scan.comp): kScanBlock table
+// entries, scanned by a workgroup of kScanWorkgroupSize invocations, or of
+// fewer where the device allows fewer (scanShape), each taking more entries.
+// The block, and with it the temp memory, is the same on every device.
 constexpr uint32_t kScanWorkgroupSize = 256;
-constexpr uint32_t kScanItems = 8;
-constexpr uint32_t kScanBlock = kScanWorkgroupSize * kScanItems;
+constexpr uint32_t kScanBlock = 2048;
+
+// The scan's workgroup size and entries per invocation on a device whose
+// compute workgroups hold at most maxWorkgroup invocations (a power of two
+// from 8 up; Vulkan guarantees at least 128).
+void scanShape(uint32_t maxWorkgroup, uint32_t* workgroupSize, uint32_t* items);
 
 // The tile table must stay below 2^31 entries, so that the shaders' u32
 // indices cannot overflow: true when a sort of VKSORT_MAX_COUNT keys in

@@ -270,8 +270,10 @@ struct Shape {
   bool pinSubgroupSize;  // pass VkPipelineShaderStageRequiredSubgroupSizeCreateInfo
   VksortTuning t;
   uint32_t histogramWorkgroupSize;  // 256, or less where subgroups x maxComputeWorkgroupSubgroups is smaller
-  bool smallInShared;               // the single-tile kernel keeps keys and values in shared memory (TILE_IN_SHARED)
-  uint32_t bitonicWorkgroupSize;    // bitonic.comp: t.bitonicMaxCount = this x bitonicItems; 0 = no bitonic kernel
+  uint32_t scanWorkgroupSize;       // the portable scan's (vksort::scanShape)
+  uint32_t scanItems;
+  bool smallInShared;             // the single-tile kernel keeps keys and values in shared memory (TILE_IN_SHARED)
+  uint32_t bitonicWorkgroupSize;  // bitonic.comp: t.bitonicMaxCount = this x bitonicItems; 0 = no bitonic kernel
   uint32_t bitonicItems;
   uint32_t tileKeys() const { return t.workgroupSize * t.keysPerThread; }
   uint32_t smallKeys() const { return t.smallWorkgroupSize * t.smallKeysPerThread; }
@@ -349,6 +351,7 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   while (d.workgroupSize > maxWg) d.workgroupSize /= 2;
   s->histogramWorkgroupSize = kHistogramWorkgroupSize;
   while (s->histogramWorkgroupSize > maxWg) s->histogramWorkgroupSize /= 2;
+  vksort::scanShape(maxWg, &s->scanWorkgroupSize, &s->scanItems);
   d.keysPerThread = d.workgroupSize == 1024 ? 10 : 20;
   while (d.keysPerThread > 1 &&
          onesweepSharedBytes(d.workgroupSize, d.keysPerThread, sg, itemWords) > lim.maxComputeSharedMemorySize)
@@ -573,7 +576,7 @@ VksortResult createPortablePipelines(VksortSorter s, VkPipelineCache cache) {
   VksortResult r = createPipeline(s, cache, vksort_portable_count_spv, sizeof vksort_portable_count_spv, cc, 6,
                                   "portable count", &s->portableCount);
   for (uint32_t step = 0; step < 3 && r == VKSORT_SUCCESS; ++step) {
-    const uint32_t sc[] = {vksort::kScanWorkgroupSize, sh.subgroupSize, vksort::kScanItems, step, s->radixBits};
+    const uint32_t sc[] = {sh.scanWorkgroupSize, sh.subgroupSize, sh.scanItems, step, s->radixBits};
     r = createPipeline(s, cache, vksort_portable_scan_spv, sizeof vksort_portable_scan_spv, sc, 5, "portable scan",
                        &s->portableScan[step]);
   }
