@@ -3,21 +3,28 @@
 //
 // Every key is sorted together with its input index, and pairs compare by
 // (key bits in [beginBit, endBit), index): no two elements are equal, so the
-// network, which is not stable by itself, gives the stable order. Slots past
-// the count hold all-ones keys and indices >= count, so they sort last.
+// network, which is not stable by itself, gives the stable order. The
+// network carries only the masked sort bits and the index (for 32-bit keys
+// one 64-bit compare); the output reads each key and value back by index.
+// Slots past the count hold all-ones keys and indices >= count, so they
+// sort last.
 //
-// Element i of the network is item e of invocation t, i = e WG_SIZE + t, with
+// Element i of the network is item e of invocation t, i = t ITEMS + e, with
 // t the invocation's place in subgroup order (gl_SubgroupID SG_SIZE + lane),
-// so that partners less than SG_SIZE apart are in the same subgroup:
-//  - steps with a distance j < SG_SIZE exchange through subgroup shuffles;
-//  - steps with j >= SG_SIZE go through shared memory, one barrier each.
-// For 1,024 keys and 32-lane subgroups that is 15 barriers for 55 steps;
-// the radix sort's one-workgroup path needs about 30 for its 4 passes.
+// so that each step's partners, i and i ^ j, are as close as they can be:
+//  - j < ITEMS: in the same invocation, compared in registers;
+//  - j < ITEMS SG_SIZE: in the same subgroup, exchanged by shuffles;
+//  - larger j go through shared memory, two steps per barrier where two
+//    such steps follow each other.
+// For 1,024 keys in 512 invocations of 32-lane subgroups that is 10 steps in
+// registers, 35 with shuffles and 10 through shared memory with 6 barriers,
+// for the network's 55.
 //
-// Keys and values are read once and written once: the output goes to the
-// buffer that the pass count names (pc.keysOut, pc.valuesOut: keys or alt),
-// which may be the input buffer itself; every read of the input is done
-// before the workgroup's last barrier, and every write comes after it.
+// Keys and values are read once (keys twice: the second time by index, for
+// the output) and written once: the output goes to the buffer that the pass
+// count names (pc.keysOut, pc.valuesOut: keys or alt), which may be the
+// input buffer itself; every read of the input is done before the
+// workgroup's last barrier, and every write comes after it.
 #version 460
 layout(local_size_x_id = 0) in;
 layout(constant_id = 0) const uint WG_SIZE = 1024;
@@ -32,6 +39,8 @@ layout(constant_id = 6) const bool VALUE_INDEX = false;  // argsort: value = inp
 #include "common.glsl"
 
 const uint CAPACITY = WG_SIZE * ITEMS;
+// Partners less than this far apart are in the same subgroup.
+const uint SHUFFLE_SPAN = ITEMS * SG_SIZE;
 
 // The network's elements while a run of steps goes through shared memory:
 // sort bits (low, high) and input index.
@@ -49,17 +58,52 @@ uvec2 rangeMask() {
   return uvec2(uint(m), uint(m >> 32));
 }
 
-// Whether element a goes after element b.
-bool after(uint aLo, uint aHi, uint aIndex, uint bLo, uint bHi, uint bIndex, uvec2 mask) {
-  aLo &= mask.x;
-  bLo &= mask.x;
-  if (KEY_WORDS == 2) {
-    aHi &= mask.y;
-    bHi &= mask.y;
-    if (aHi != bHi) return aHi > bHi;
+// Whether element a goes after element b (sort bits already masked to the
+// bit range).
+bool after(uint aLo, uint aHi, uint aIndex, uint bLo, uint bHi, uint bIndex) {
+  if (KEY_WORDS == 2 && aHi != bHi) return aHi > bHi;
+  return packUint2x32(uvec2(aIndex, aLo)) > packUint2x32(uvec2(bIndex, bLo));
+}
+
+// One element of the network in shared memory.
+struct Element {
+  uint lo, hi, index;
+};
+
+Element sharedElement(uint i) { return Element(sLo[i], KEY_WORDS == 2 ? sHi[i] : 0u, sIndex[i]); }
+
+void storeShared(uint i, Element x) {
+  sLo[i] = x.lo;
+  if (KEY_WORDS == 2) sHi[i] = x.hi;
+  sIndex[i] = x.index;
+}
+
+// Puts the smaller element first where ascending, the larger one where not.
+void order(inout Element a, inout Element b, bool ascending) {
+  if (after(a.lo, a.hi, a.index, b.lo, b.hi, b.index) == ascending) {
+    const Element x = a;
+    a = b;
+    b = x;
   }
-  if (aLo != bLo) return aLo > bLo;
-  return aIndex > bIndex;
+}
+
+// One step of the network whose partners are items e and e + j of the
+// same invocation (j < ITEMS, a constant at each call so that the items
+// stay in registers).
+void registerStep(uint j, uint k, uint t) {
+  [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
+    if ((e & j) != 0u) continue;
+    const uint i = t * ITEMS + e;
+    if (after(gLo[e], gHi[e], gIndex[e], gLo[e + j], gHi[e + j], gIndex[e + j]) == ((i & k) == 0u)) {
+      const uint lo = gLo[e], hi = gHi[e], index = gIndex[e];
+      gLo[e] = gLo[e + j];
+      gHi[e] = gHi[e + j];
+      gIndex[e] = gIndex[e + j];
+      gLo[e + j] = lo;
+      gHi[e + j] = hi;
+      gIndex[e + j] = index;
+    }
+  }
 }
 
 void main() {
@@ -67,57 +111,67 @@ void main() {
   const uint count = sortCount();
   const uvec2 mask = rangeMask();
   // The network sorts the first `size` elements: count rounded up to a
-  // power of two. Items wholly past it take no part.
+  // power of two. Elements past it take no part.
   const uint size = count <= 1u ? 1u : 1u << (findMSB(count - 1u) + 1);
 
   [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
-    const uint i = e * WG_SIZE + t;
+    const uint i = t * ITEMS + e;
     uvec2 k = uvec2(~0u);
-    if (i < count) k = toSortBits(loadKeyWords(pc.keysIn, i));
+    if (i < count) k = toSortBits(loadKeyWords(pc.keysIn, i)) & mask;
     gLo[e] = k.x;
     gHi[e] = k.y;
     gIndex[e] = i;
   }
 
   for (uint k = 2u; k <= size; k <<= 1) {
-    if (k / 2u >= SG_SIZE) {
+    if (k / 2u >= SHUFFLE_SPAN) {
       [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
-        const uint i = e * WG_SIZE + t;
-        if (e * WG_SIZE >= size) break;
+        const uint i = t * ITEMS + e;
         sLo[i] = gLo[e];
         if (KEY_WORDS == 2) sHi[i] = gHi[e];
         sIndex[i] = gIndex[e];
       }
       barrier();
-      for (uint j = k / 2u; j >= SG_SIZE; j >>= 1) {
-        // Pair q: elements i (bit j clear) and i + j. The same turns in
-        // every invocation (see tile_sort.glsl).
+      // Two steps per barrier: quad r holds elements i, i + h, i + j and
+      // i + j + h (h = j / 2), which steps j and h pair only among
+      // themselves. The same turns in every invocation (see tile_sort.glsl).
+      uint j = k / 2u;
+      for (; j >= 2u * SHUFFLE_SPAN; j >>= 2) {
+        const uint h = j / 2u;
+        for (uint base = 0; base < size / 4u; base += WG_SIZE) {
+          const uint r = base + t;
+          if (r < size / 4u) {
+            const uint i = ((r & ~(h - 1u)) << 2) | (r & (h - 1u));
+            const bool ascending = (i & k) == 0u;  // bit k of i
+            Element e0 = sharedElement(i), e1 = sharedElement(i + h);
+            Element e2 = sharedElement(i + j), e3 = sharedElement(i + j + h);
+            order(e0, e2, ascending);
+            order(e1, e3, ascending);
+            order(e0, e1, ascending);
+            order(e2, e3, ascending);
+            storeShared(i, e0);
+            storeShared(i + h, e1);
+            storeShared(i + j, e2);
+            storeShared(i + j + h, e3);
+          }
+        }
+        barrier();
+      }
+      if (j >= SHUFFLE_SPAN) {
         for (uint base = 0; base < size / 2u; base += WG_SIZE) {
           const uint q = base + t;
           if (q < size / 2u) {
             const uint i = ((q & ~(j - 1u)) << 1) | (q & (j - 1u));
-            const uint l = i + j;
-            const uint aLo = sLo[i], bLo = sLo[l];
-            const uint aHi = KEY_WORDS == 2 ? sHi[i] : 0u, bHi = KEY_WORDS == 2 ? sHi[l] : 0u;
-            const uint aIndex = sIndex[i], bIndex = sIndex[l];
-            // Ascending where bit k of i is clear.
-            if (after(aLo, aHi, aIndex, bLo, bHi, bIndex, mask) == ((i & k) == 0u)) {
-              sLo[i] = bLo;
-              sLo[l] = aLo;
-              if (KEY_WORDS == 2) {
-                sHi[i] = bHi;
-                sHi[l] = aHi;
-              }
-              sIndex[i] = bIndex;
-              sIndex[l] = aIndex;
-            }
+            Element e0 = sharedElement(i), e1 = sharedElement(i + j);
+            order(e0, e1, (i & k) == 0u);
+            storeShared(i, e0);
+            storeShared(i + j, e1);
           }
         }
         barrier();
       }
       [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
-        const uint i = e * WG_SIZE + t;
-        if (e * WG_SIZE >= size) break;
+        const uint i = t * ITEMS + e;
         gLo[e] = sLo[i];
         if (KEY_WORDS == 2) gHi[e] = sHi[i];
         gIndex[e] = sIndex[i];
@@ -125,33 +179,43 @@ void main() {
       // The next writes to sLo go to this invocation's own elements, which
       // no other invocation reads before the next barrier.
     }
-    for (uint j = min(k / 2u, SG_SIZE / 2u); j > 0u; j >>= 1) {
-      [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
-        const uint i = e * WG_SIZE + t;
-        if (e * WG_SIZE >= size) break;
-        const uint pLo = subgroupShuffleXor(gLo[e], j);
-        const uint pHi = KEY_WORDS == 2 ? subgroupShuffleXor(gHi[e], j) : 0u;
-        const uint pIndex = subgroupShuffleXor(gIndex[e], j);
-        // The lower element of a pair keeps the smaller one where the run
-        // ascends (bit k of i clear), the larger one where it descends.
-        const bool keepSmaller = ((i & j) == 0u) == ((i & k) == 0u);
-        if (after(gLo[e], gHi[e], gIndex[e], pLo, pHi, pIndex, mask) == keepSmaller) {
-          gLo[e] = pLo;
-          gHi[e] = pHi;
-          gIndex[e] = pIndex;
+    // Subgroups whose elements all lie past `size` sit the rest of the stage out.
+    if (gl_SubgroupID * SHUFFLE_SPAN < size) {
+      // Partners in other invocations of the subgroup: element i ^ j is item
+      // e of lane ^ (j / ITEMS).
+      for (uint j = min(k / 2u, SHUFFLE_SPAN / 2u); j >= ITEMS; j >>= 1) {
+        [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
+          const uint i = t * ITEMS + e;
+          const uint pLo = subgroupShuffleXor(gLo[e], j / ITEMS);
+          const uint pHi = KEY_WORDS == 2 ? subgroupShuffleXor(gHi[e], j / ITEMS) : 0u;
+          const uint pIndex = subgroupShuffleXor(gIndex[e], j / ITEMS);
+          // The lower element of a pair keeps the smaller one where the run
+          // ascends (bit k of i clear), the larger one where it descends.
+          const bool keepSmaller = ((i & j) == 0u) == ((i & k) == 0u);
+          if (after(gLo[e], gHi[e], gIndex[e], pLo, pHi, pIndex) == keepSmaller) {
+            gLo[e] = pLo;
+            gHi[e] = pHi;
+            gIndex[e] = pIndex;
+          }
         }
       }
+      // Partners in this invocation: items e and e + j.
+      if (ITEMS >= 16u && 8u < k) registerStep(8u, k, t);
+      if (ITEMS >= 8u && 4u < k) registerStep(4u, k, t);
+      if (ITEMS >= 4u && 2u < k) registerStep(2u, k, t);
+      if (ITEMS >= 2u && 1u < k) registerStep(1u, k, t);
     }
   }
 
-  // Element i is output position i. Read what goes there (the key maps back
-  // from its sort bits; values by input index), then write once every
+  // Element i is output position i. Read what goes there (key and value by
+  // input index: the sort bits were masked), then write once every
   // invocation has read: the output may be the input buffer.
   uvec2 keys[ITEMS], values[ITEMS];
   [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
-    keys[e] = fromSortBits(uvec2(gLo[e], gHi[e]));
+    keys[e] = uvec2(0u);
     values[e] = uvec2(0u);
-    if (e * WG_SIZE + t < count) {
+    if (t * ITEMS + e < count) {
+      keys[e] = loadKeyWords(pc.keysIn, gIndex[e]);
       if (VALUE_INDEX)
         values[e].x = gIndex[e];
       else if (VALUE_WORDS == 1)
@@ -162,7 +226,7 @@ void main() {
   }
   barrierAll();
   [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
-    const uint i = e * WG_SIZE + t;
+    const uint i = t * ITEMS + e;
     if (i < count) {
       storeKeyWords(pc.keysOut, i, keys[e]);
       if (VALUE_WORDS == 1)

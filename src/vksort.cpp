@@ -441,8 +441,9 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   if (t.histogramWorkgroups < 64 || t.histogramWorkgroups > lim.maxComputeWorkGroupCount[0])
     return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: histogramWorkgroups %u out of range", t.histogramWorkgroups);
   if (t.bitonicMaxCount != 1) {
-    // Two keys per invocation where the workgroup allows (H100, 1,024 u32
-    // keys: 512 x 2 10.2 us, 1024 x 1 10.8, 256 x 4 13.3).
+    // Two keys per invocation where the workgroup allows (H200, 1,024 u32
+    // keys, before the 64-bit compare and two steps per barrier: 512 x 2
+    // 9.5 us, 256 x 4 10.0, 128 x 8 12.4).
     const uint32_t cap = t.bitonicMaxCount;
     s->bitonicWorkgroupSize = cap / 2 < maxWg ? cap / 2 : maxWg;
     while (s->bitonicWorkgroupSize & (s->bitonicWorkgroupSize - 1))
