@@ -210,9 +210,10 @@ typedef struct VksortTuning {
   // 2 per invocation where it can), with the keys and indices in shared
   // memory; 1 turns it off. Both algorithms use it. Default on NVIDIA:
   // 1,024 for 32-bit keys, 2,048 for 64-bit keys (H100: 1,024 u32 keys in
-  // 10.2 us against 14.6 us with the radix sort's one-workgroup path, 2,048
-  // u64 keys in 21.2 us against 37.0); elsewhere off, as nothing was
-  // measured there.
+  // 8.2-8.5 us against 14.5 us with the radix sort's one-workgroup path,
+  // 2,048 u64 keys in 18.0 us against 37.1; at 2,048 u32 keys 13.9 against
+  // 16.8, but a capacity of 2,048 makes 1,024 keys 0.4 us slower); elsewhere
+  // off, as nothing was measured there.
   uint32_t bitonicMaxCount;
 } VksortTuning;
 
