@@ -22,9 +22,9 @@ bool driverHasForwardProgress(VkDriverId driver);
 constexpr uint32_t kScanWorkgroupSize = 256;
 constexpr uint32_t kScanBlock = 2048;
 
-// The scan's workgroup size and entries per invocation on a device whose
-// compute workgroups hold at most maxWorkgroup invocations (a power of two
-// from 8 up; Vulkan guarantees at least 128).
+// The scan's workgroup size (a power of two) and entries per invocation on
+// a device whose compute workgroups hold at most maxWorkgroup invocations
+// (Vulkan guarantees at least 128).
 void scanShape(uint32_t maxWorkgroup, uint32_t* workgroupSize, uint32_t* items);
 
 // The tile table must stay below 2^31 entries, so that the shaders' u32
