@@ -343,22 +343,27 @@ TEST_CASE("creation fails clearly without the required features, and with bad tu
   CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_INVALID_ARGUMENT);
   MESSAGE(vksortGetLastError());
   CHECK(sorter == nullptr);
-  for (uint32_t lanes : {3u, 16u, 2 * deviceSubgroupSize()}) {  // a power of two up to 8 and the subgroup size
-    VksortTuning badLanes{};
-    badLanes.lookbackLanes = lanes;
-    ci.pTuning = &badLanes;
-    CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_INVALID_ARGUMENT);
-    CHECK(std::string(vksortGetLastError()).find("lookbackLanes") != std::string::npos);
-    CHECK(sorter == nullptr);
-  }
+  // lookbackLanes: a power of two up to 8 and the subgroup size.
   // bitonicMaxCount: 1 (off) or a power of two from twice the subgroup
   // size whose keys fit in shared memory.
-  for (uint32_t count : {3u, deviceSubgroupSize(), 1u << 20}) {
-    VksortTuning badBitonic{};
-    badBitonic.bitonicMaxCount = count;
-    ci.pTuning = &badBitonic;
+  const struct {
+    uint32_t VksortTuning::*field;
+    const char* name;
+    uint32_t value;
+  } badFields[] = {
+      {&VksortTuning::lookbackLanes, "lookbackLanes", 3u},
+      {&VksortTuning::lookbackLanes, "lookbackLanes", 16u},
+      {&VksortTuning::lookbackLanes, "lookbackLanes", 2 * deviceSubgroupSize()},
+      {&VksortTuning::bitonicMaxCount, "bitonicMaxCount", 3u},
+      {&VksortTuning::bitonicMaxCount, "bitonicMaxCount", deviceSubgroupSize()},
+      {&VksortTuning::bitonicMaxCount, "bitonicMaxCount", 1u << 20},
+  };
+  for (const auto& bf : badFields) {
+    VksortTuning badField{};
+    badField.*bf.field = bf.value;
+    ci.pTuning = &badField;
     CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_INVALID_ARGUMENT);
-    CHECK(std::string(vksortGetLastError()).find("bitonicMaxCount") != std::string::npos);
+    CHECK(std::string(vksortGetLastError()).find(bf.name) != std::string::npos);
     CHECK(sorter == nullptr);
   }
   CHECK(vksortCheckDeviceSupport(gCtx->instance, gCtx->physicalDevice, vkGetInstanceProcAddr) == VKSORT_SUCCESS);
