@@ -123,7 +123,11 @@ void main() {
     gIndex[e] = i;
   }
 
-  for (uint k = 2u; k <= size; k <<= 1) {
+  // The loops over stages and steps run to constants (CAPACITY, k), so that
+  // the driver unrolls the whole network: every shuffle distance, partner
+  // and direction mask is then a constant. Stages past `size` are skipped.
+  [[unroll]] for (uint k = 2u; k <= CAPACITY; k <<= 1) {
+    if (k > size) break;  // uniform
     if (k / 2u >= SHUFFLE_SPAN) {
       [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
         const uint i = t * ITEMS + e;
@@ -136,9 +140,9 @@ void main() {
       // i + j + h (h = j / 2), which steps j and h pair only among
       // themselves. The same turns in every invocation (see tile_sort.glsl).
       uint j = k / 2u;
-      for (; j >= 2u * SHUFFLE_SPAN; j >>= 2) {
+      [[unroll]] for (; j >= 2u * SHUFFLE_SPAN; j >>= 2) {
         const uint h = j / 2u;
-        for (uint base = 0; base < size / 4u; base += WG_SIZE) {
+        [[unroll]] for (uint base = 0; base < CAPACITY / 4u; base += WG_SIZE) {
           const uint r = base + t;
           if (r < size / 4u) {
             const uint i = ((r & ~(h - 1u)) << 2) | (r & (h - 1u));
@@ -158,7 +162,7 @@ void main() {
         barrier();
       }
       if (j >= SHUFFLE_SPAN) {
-        for (uint base = 0; base < size / 2u; base += WG_SIZE) {
+        [[unroll]] for (uint base = 0; base < CAPACITY / 2u; base += WG_SIZE) {
           const uint q = base + t;
           if (q < size / 2u) {
             const uint i = ((q & ~(j - 1u)) << 1) | (q & (j - 1u));
@@ -183,7 +187,7 @@ void main() {
     if (gl_SubgroupID * SHUFFLE_SPAN < size) {
       // Partners in other invocations of the subgroup: element i ^ j is item
       // e of lane ^ (j / ITEMS).
-      for (uint j = min(k / 2u, SHUFFLE_SPAN / 2u); j >= ITEMS; j >>= 1) {
+      [[unroll]] for (uint j = min(k / 2u, SHUFFLE_SPAN / 2u); j >= ITEMS; j >>= 1) {
         [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
           const uint i = t * ITEMS + e;
           const uint pLo = subgroupShuffleXor(gLo[e], j / ITEMS);

@@ -39,7 +39,7 @@ void clearError() { tLastError[0] = '\0'; }
 static_assert(sizeof(VksortPush) == 112, "push constants must match the GLSL std430 layout");
 
 constexpr VkDeviceSize kTempAlignment = 16;
-constexpr uint32_t kBitonicDefaultNvidia = 1024;      // VksortTuning::bitonicMaxCount
+constexpr uint32_t kBitonicDefaultNvidia = 2048;      // VksortTuning::bitonicMaxCount
 constexpr uint32_t kHistogramWorkgroupSize = 256;     // at most: see Shape::histogramWorkgroupSize
 constexpr uint32_t kHistogramKeysPerInvocation = 16;  // before adding another persistent workgroup
 constexpr uint32_t kHistogramMaxLoop = 2048;          // grid-stride steps per invocation, at most
@@ -272,12 +272,17 @@ struct Shape {
   uint32_t histogramWorkgroupSize;  // 256, or less where subgroups x maxComputeWorkgroupSubgroups is smaller
   uint32_t scanWorkgroupSize;       // the portable scan's (vksort::scanShape)
   uint32_t scanItems;
-  bool smallInShared;             // the single-tile kernel keeps keys and values in shared memory (TILE_IN_SHARED)
-  uint32_t bitonicWorkgroupSize;  // bitonic.comp: t.bitonicMaxCount = this x bitonicItems; 0 = no bitonic kernel
-  uint32_t bitonicItems;
+  bool smallInShared;  // the single-tile kernel keeps keys and values in shared memory (TILE_IN_SHARED)
+  // bitonic.comp, per capacity class: [0] t.bitonicMaxCount keys, [1] half
+  // as many; capacity = workgroup size x items; workgroup size 0 = no kernel.
+  uint32_t bitonicWorkgroupSize[2];
+  uint32_t bitonicItems[2];
   uint32_t tileKeys() const { return t.workgroupSize * t.keysPerThread; }
   uint32_t smallKeys() const { return t.smallWorkgroupSize * t.smallKeysPerThread; }
-  bool hasMedium() const { return t.mediumMaxCount > smallKeys(); }
+  // Whether counts above smallKeys() and up to t.smallMaxCount (twice as
+  // many) have a single-tile kernel of twice the small workgroup.
+  bool hasLargeSingle() const { return t.smallMaxCount > smallKeys(); }
+  bool hasMedium() const { return t.mediumMaxCount > t.smallMaxCount; }
   uint32_t keyBits() const { return 32 * keyWords; }
 };
 
@@ -323,6 +328,17 @@ uint32_t onesweepSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t it
 // words (mirrors its shared declarations and common.glsl's scan arrays).
 uint32_t bitonicSharedBytes(uint32_t capacity, uint32_t wg, uint32_t sg, uint32_t keyWords) {
   return (capacity * (keyWords + 1) + (keyWords == 2 ? 0 : 1) + VKSORT_RADIX + wg / sg + 1) * 4;
+}
+
+// The bitonic kernel's workgroup for a capacity class: two keys per
+// invocation up to 512 invocations, more keys per invocation above (H100,
+// 2,048 u32 keys: 512 x 4 12.5 us, 1024 x 2 13.2; 1,024 keys: 512 x 2 8.0-8.4,
+// 256 x 4 8.0-8.1, but pairs 8.3-8.4 against 8.7-8.9 and u64 keys 10.5
+// against 11.1). A power of two, at most maxWg.
+uint32_t bitonicWorkgroup(uint32_t capacity, uint32_t maxWg) {
+  uint32_t wg = capacity / 2 < 512 ? capacity / 2 : 512;
+  while (wg > maxWg) wg /= 2;
+  return wg;
 }
 
 VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape* s) {
@@ -373,6 +389,17 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
          onesweepSharedBytes(d.smallWorkgroupSize, d.smallKeysPerThread, sg, itemWords) >
              lim.maxComputeSharedMemorySize)
     d.smallWorkgroupSize /= 2;
+  // A second one-workgroup kernel, twice as wide, for up to twice the small
+  // count, where its keys and values stay in shared memory between passes
+  // (on NVIDIA: 32-bit keys without values, 1024 x 8), measured on NVIDIA
+  // only (H100: 4,097 u32 keys 39.8 -> 27.4 us, 6,144 40.9 -> 31.5, 8,192
+  // 44.0 -> 38.3 against the mid-size path; u32 pairs, through the buffers,
+  // lost at 8,192: 47.8 -> 53.4).
+  d.smallMaxCount = d.smallWorkgroupSize * d.smallKeysPerThread;
+  if (nvidia && 2 * d.smallWorkgroupSize <= maxWg &&
+      onesweepSharedBytes(2 * d.smallWorkgroupSize, d.smallKeysPerThread, sg, s->keyWords + s->valueWords) <=
+          lim.maxComputeSharedMemorySize)
+    d.smallMaxCount *= 2;
   // The mid-size path (Onesweep in small-path tiles), measured on NVIDIA
   // only (H200, 2026-11-21, u32 keys: 512 x 8 tiles beat 1024 x 10 from
   // 16,384 to 2^19 keys, 66.3 -> 46.7 us at 16,384 and 84.1 -> 69.2 us at
@@ -380,10 +407,12 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   d.mediumMaxCount = nvidia ? 1u << 19 : 0;
   d.lookbackLanes = 0;  // resolved below, from the workgroup size
   // The bitonic kernel for the smallest sorts, measured on NVIDIA only
-  // (H100, 2026-11-22): below these counts it beat the one-workgroup radix
-  // sort (1,024 u32 keys 10.2 against 14.6 us, 2,048 u64 keys 21.2 against
-  // 37.0), above them it lost (2,048 u32 keys 18.6 against 16.8).
-  d.bitonicMaxCount = !nvidia ? 1 : s->keyWords == 2 ? 2 * kBitonicDefaultNvidia : kBitonicDefaultNvidia;
+  // (H100, 2026-11-22): up to 2,048 keys it beats the one-workgroup radix
+  // sort (1,024 u32 keys 8.2 against 14.5 us, 2,048 u32 keys 12.5 against
+  // 16.8, 2,048 u64 keys 17.0 against 37.1); a capacity of 4,096 does not
+  // fit 64-bit keys in shared memory and lost for 32-bit keys (4,096 keys:
+  // 24.4 against 22.7 us, H200).
+  d.bitonicMaxCount = nvidia ? kBitonicDefaultNvidia : 1;
 
   s->t = d;
   if (user) {
@@ -397,6 +426,9 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
     s->t.faultPublishDelay = user->faultPublishDelay;
     if (user->smallWorkgroupSize) s->t.smallWorkgroupSize = user->smallWorkgroupSize;
     if (user->smallKeysPerThread) s->t.smallKeysPerThread = user->smallKeysPerThread;
+    // A user's small shape drops the default second one-workgroup kernel.
+    if (user->smallWorkgroupSize || user->smallKeysPerThread) s->t.smallMaxCount = s->smallKeys();
+    if (user->smallMaxCount) s->t.smallMaxCount = user->smallMaxCount;
     if (user->mediumMaxCount) s->t.mediumMaxCount = user->mediumMaxCount;
     if (user->lookbackLanes) s->t.lookbackLanes = user->lookbackLanes;
     if (user->bitonicMaxCount) s->t.bitonicMaxCount = user->bitonicMaxCount;
@@ -438,19 +470,30 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
                 "tuning: the small sort's %u x %u keys need a workgroup size that is a multiple of %u, at most %u, "
                 "and fit in shared memory",
                 t.smallWorkgroupSize, t.smallKeysPerThread, sg, maxWg);
+  if (t.smallMaxCount != s->smallKeys() &&
+      (t.smallMaxCount != 2 * s->smallKeys() || 2 * t.smallWorkgroupSize > maxWg ||
+       onesweepSharedBytes(2 * t.smallWorkgroupSize, t.smallKeysPerThread, sg, s->keyWords + s->valueWords) >
+           lim.maxComputeSharedMemorySize))
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT,
+                "tuning: smallMaxCount %u must be the small sort's %u x %u keys, or twice that where a workgroup of "
+                "%u invocations (at most %u) holds that many keys and their values in shared memory",
+                t.smallMaxCount, t.smallWorkgroupSize, t.smallKeysPerThread, 2 * t.smallWorkgroupSize, maxWg);
   if (t.histogramWorkgroups < 64 || t.histogramWorkgroups > lim.maxComputeWorkGroupCount[0])
     return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: histogramWorkgroups %u out of range", t.histogramWorkgroups);
   if (t.bitonicMaxCount != 1) {
-    // Two keys per invocation where the workgroup allows (H200, 1,024 u32
-    // keys, before the 64-bit compare and two steps per barrier: 512 x 2
-    // 9.5 us, 256 x 4 10.0, 128 x 8 12.4).
+    // Two kernels: one for counts up to half the capacity (the network of
+    // the full capacity in a wider workgroup made 1,024 u32 keys 0.4 us
+    // slower), one for the rest; the half one only from twice the subgroup
+    // size up.
     const uint32_t cap = t.bitonicMaxCount;
-    s->bitonicWorkgroupSize = cap / 2 < maxWg ? cap / 2 : maxWg;
-    while (s->bitonicWorkgroupSize & (s->bitonicWorkgroupSize - 1))
-      s->bitonicWorkgroupSize &= s->bitonicWorkgroupSize - 1;
-    s->bitonicItems = cap / s->bitonicWorkgroupSize;
-    if ((cap & (cap - 1)) != 0 || cap < 2 * sg || s->bitonicItems > 16 ||
-        bitonicSharedBytes(cap, s->bitonicWorkgroupSize, sg, s->keyWords) > lim.maxComputeSharedMemorySize)
+    for (uint32_t c = 0; c < 2; ++c) {
+      const uint32_t capacity = cap >> c;
+      if (c == 1 && capacity < 2 * sg) break;
+      s->bitonicWorkgroupSize[c] = bitonicWorkgroup(capacity, maxWg);
+      s->bitonicItems[c] = capacity / s->bitonicWorkgroupSize[c];
+    }
+    if ((cap & (cap - 1)) != 0 || cap < 2 * sg || s->bitonicItems[0] > 16 ||
+        bitonicSharedBytes(cap, s->bitonicWorkgroupSize[0], sg, s->keyWords) > lim.maxComputeSharedMemorySize)
       return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                   "tuning: bitonicMaxCount %u must be 1 (off) or a power of two from twice the subgroup size (%u), at "
                   "most 16 per invocation of a %u-invocation workgroup, whose keys fit in shared memory",
@@ -502,9 +545,12 @@ struct VksortSorter_T {
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkPipeline histogram = VK_NULL_HANDLE;
   VkPipeline onesweep = VK_NULL_HANDLE;
-  VkPipeline singleTile = VK_NULL_HANDLE;  // onesweep.comp with SINGLE_TILE: the small-N path
-  VkPipeline medium = VK_NULL_HANDLE;      // onesweep.comp in the small path's shape (if mediumMaxCount is on)
-  VkPipeline bitonic = VK_NULL_HANDLE;     // bitonic.comp: the tiny-N path (if bitonicMaxCount is on), both algorithms
+  VkPipeline singleTile = VK_NULL_HANDLE;       // onesweep.comp with SINGLE_TILE: the small-N path
+  VkPipeline medium = VK_NULL_HANDLE;           // onesweep.comp in the small path's shape (if mediumMaxCount is on)
+  VkPipeline singleTileLarge = VK_NULL_HANDLE;  // the same, twice as wide, up to smallMaxCount (if on)
+  // bitonic.comp: the tiny-N path (if bitonicMaxCount is on), both
+  // algorithms; [0] up to bitonicMaxCount, [1] up to half that.
+  VkPipeline bitonic[2] = {};
   // AUTO resolved at creation; only the chosen algorithm's pipelines exist.
   VksortAlgorithm algorithm = VKSORT_ALGORITHM_ONESWEEP;
   uint32_t radixBits = VKSORT_RADIX_BITS;
@@ -519,7 +565,9 @@ void destroyObjects(VksortSorter s) {
   if (s->histogram) s->fn.destroyPipeline(s->device, s->histogram, s->allocator);
   if (s->onesweep) s->fn.destroyPipeline(s->device, s->onesweep, s->allocator);
   if (s->singleTile) s->fn.destroyPipeline(s->device, s->singleTile, s->allocator);
-  if (s->bitonic) s->fn.destroyPipeline(s->device, s->bitonic, s->allocator);
+  if (s->singleTileLarge) s->fn.destroyPipeline(s->device, s->singleTileLarge, s->allocator);
+  for (VkPipeline p : s->bitonic)
+    if (p) s->fn.destroyPipeline(s->device, p, s->allocator);
   if (s->medium) s->fn.destroyPipeline(s->device, s->medium, s->allocator);
   const VkPipeline portable[] = {s->portableCount, s->portableScan[0], s->portableScan[1], s->portableScan[2],
                                  s->portableScatter};
@@ -754,12 +802,16 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
     if (vr != VK_SUCCESS) r = fail(VKSORT_ERROR_VULKAN, "vkCreatePipelineLayout failed: VkResult %d", vr);
   }
   if (r == VKSORT_SUCCESS && algorithm == VKSORT_ALGORITHM_PORTABLE) r = createPortablePipelines(s, ci->pipelineCache);
-  if (r == VKSORT_SUCCESS && shape.bitonicWorkgroupSize) {
-    const uint32_t bc[] = {
-        shape.bitonicWorkgroupSize, shape.subgroupSize, shape.bitonicItems, shape.keyWords, shape.keyKind,
-        shape.valueWords,           shape.valueIndex};
+  for (uint32_t c = 0; c < 2 && r == VKSORT_SUCCESS && shape.bitonicWorkgroupSize[c]; ++c) {
+    const uint32_t bc[] = {shape.bitonicWorkgroupSize[c],
+                           shape.subgroupSize,
+                           shape.bitonicItems[c],
+                           shape.keyWords,
+                           shape.keyKind,
+                           shape.valueWords,
+                           shape.valueIndex};
     r = createPipeline(s, ci->pipelineCache, vksort_bitonic_spv, sizeof vksort_bitonic_spv, bc, 7, "bitonic",
-                       &s->bitonic);
+                       &s->bitonic[c]);
   }
   if (r == VKSORT_SUCCESS && algorithm == VKSORT_ALGORITHM_ONESWEEP) {
     const uint32_t hc[] = {shape.histogramWorkgroupSize, shape.subgroupSize, shape.keyWords, shape.keyKind};
@@ -791,6 +843,11 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
     if (r == VKSORT_SUCCESS)
       r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 16,
                          "onesweep (single tile)", &s->singleTile);
+    oc[0] = 2 * t.smallWorkgroupSize;
+    oc[15] = 1;  // only where keys and values stay in shared memory (chooseShape)
+    if (r == VKSORT_SUCCESS && shape.hasLargeSingle())
+      r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 16,
+                         "onesweep (single tile, wide)", &s->singleTileLarge);
   }
   if (r != VKSORT_SUCCESS) {
     vksortDestroySorter(s);
@@ -1086,7 +1143,7 @@ VksortResult vksortRecordSort(VksortSorter s, VkCommandBuffer cmd, const VksortS
   uint32_t loadXor[4], storeXor[4];
   keyMapMasks(shape, info->descending != VK_FALSE, loadXor, storeXor);
   std::memcpy(push.loadXor, loadXor, sizeof loadXor);  // the histogram maps like pass 0
-  if (s->bitonic && info->count <= shape.t.bitonicMaxCount) {
+  if (s->bitonic[0] && info->count <= shape.t.bitonicMaxCount) {
     // The tiny-N path: one workgroup, one dispatch, straight into the
     // buffer the pass count names; temp is unused.
     Label label(s, cmd, "vksort bitonic sort");
@@ -1099,7 +1156,8 @@ VksortResult vksortRecordSort(VksortSorter s, VkCommandBuffer cmd, const VksortS
     push.valuesIn = values[0];
     push.valuesOut = values[out];
     std::memcpy(push.storeXor, storeXor, sizeof storeXor);
-    s->fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->bitonic);
+    const bool half = s->bitonic[1] && info->count <= shape.t.bitonicMaxCount / 2;
+    s->fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->bitonic[half ? 1 : 0]);
     s->fn.cmdPushConstants(cmd, s->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
     s->fn.cmdDispatch(cmd, 1, 1, 1);
     if (info->timestampQueryPool)
@@ -1115,15 +1173,17 @@ VksortResult vksortRecordSort(VksortSorter s, VkCommandBuffer cmd, const VksortS
   if (info->timestampQueryPool)
     s->fn.cmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, info->timestampQueryPool,
                             info->firstTimestampQuery);
-  if (info->count <= shape.smallKeys()) {
-    // The small-N path: one workgroup, every pass, one dispatch; temp is unused.
+  if (info->count <= shape.t.smallMaxCount) {
+    // The small-N path: one workgroup, every pass, one dispatch; temp is
+    // unused. Above the small shape's count, the kernel twice as wide.
+    const bool wide = info->count > shape.smallKeys();
     Label label(s, cmd, "vksort single-tile sort, %u passes", passes);
     push.keysIn = keys[0];
     push.keysOut = keys[1];
     push.valuesIn = values[0];
     push.valuesOut = values[1];
     std::memcpy(push.storeXor, storeXor, sizeof storeXor);
-    s->fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->singleTile);
+    s->fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, wide ? s->singleTileLarge : s->singleTile);
     s->fn.cmdPushConstants(cmd, s->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
     s->fn.cmdDispatch(cmd, 1, 1, 1);
   } else {

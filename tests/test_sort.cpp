@@ -345,7 +345,8 @@ TEST_CASE("creation fails clearly without the required features, and with bad tu
   CHECK(sorter == nullptr);
   // lookbackLanes: a power of two up to 8 and the subgroup size.
   // bitonicMaxCount: 1 (off) or a power of two from twice the subgroup
-  // size whose keys fit in shared memory.
+  // size whose keys fit in shared memory. smallMaxCount: the small shape's
+  // count or twice that.
   const struct {
     uint32_t VksortTuning::*field;
     const char* name;
@@ -357,6 +358,8 @@ TEST_CASE("creation fails clearly without the required features, and with bad tu
       {&VksortTuning::bitonicMaxCount, "bitonicMaxCount", 3u},
       {&VksortTuning::bitonicMaxCount, "bitonicMaxCount", deviceSubgroupSize()},
       {&VksortTuning::bitonicMaxCount, "bitonicMaxCount", 1u << 20},
+      {&VksortTuning::smallMaxCount, "smallMaxCount", 3u},
+      {&VksortTuning::smallMaxCount, "smallMaxCount", 1u << 30},
   };
   for (const auto& bf : badFields) {
     VksortTuning badField{};

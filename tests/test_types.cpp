@@ -107,7 +107,8 @@ TEST_CASE("the bitonic path: every key type x value type x order x bit range, bo
   // One workgroup, a bitonic network over (key, index) pairs (on by default
   // on NVIDIA only). Bit ranges of 2, 3 and 4 or 8 passes leave the result in
   // keys (written over the input) or in alt; counts from 1 to the capacity,
-  // then one past it (the radix sort's one-workgroup path).
+  // then one past it (the radix sort's one-workgroup path). Up to 128 the
+  // kernel of half the capacity sorts.
   auto rng = caseRng(18);
   VksortTuning tuning{};
   tuning.bitonicMaxCount = 256;
@@ -126,7 +127,7 @@ TEST_CASE("the bitonic path: every key type x value type x order x bit range, bo
             SortCase c{&key, &value, descending, range.begin, range.end, ""};
             c.label = std::string("bitonic, ") + (algorithm == VKSORT_ALGORITHM_PORTABLE ? "portable, " : "") +
                       key.name + ", " + value.name + (descending ? ", descending, " : ", ascending, ") + range.name;
-            for (uint32_t n : {1u, 2u, 3u, 17u, 100u, 255u, 256u, 257u})
+            for (uint32_t n : {1u, 2u, 3u, 17u, 100u, 128u, 129u, 255u, 256u, 257u})
               checkTypedSort(s, c, makeKeys(n, key, Dist(variant++ % 3), rng));
           }
       }
@@ -137,6 +138,42 @@ TEST_CASE("the bitonic path: every key type x value type x order x bit range, bo
   SortCase c{&kKeys[0], &kValues[3], false, 0, 0, "bitonic, indirect, argsort"};
   for (int64_t count : {int64_t(0), int64_t(1), int64_t(100), int64_t(200), int64_t(207), int64_t(0xffffffffu)})
     checkTypedSort(s, c, keys, count);
+}
+
+TEST_CASE("the wide one-workgroup kernel: every key type x value type, up to smallMaxCount") {
+  // Counts above the small shape's (64 x 4) and up to smallMaxCount (twice
+  // that) go to a one-workgroup kernel of 128 invocations (on by default on
+  // NVIDIA only, for 32-bit keys without values); one more goes to the
+  // mid-size path.
+  auto rng = caseRng(19);
+  VksortTuning tuning{};
+  tuning.smallWorkgroupSize = 64;
+  tuning.smallKeysPerThread = 4;
+  tuning.smallMaxCount = 512;
+  tuning.mediumMaxCount = 1u << 14;
+  for (const KeyInfo& key : kKeys)
+    for (const ValueInfo& value : kValues) {
+      SorterHolder s(&tuning, key.type, value.type);
+      VksortTuning got;
+      REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
+      REQUIRE(got.smallMaxCount == 512);
+      int variant = 0;
+      for (bool descending : {false, true}) {
+        SortCase c{&key, &value, descending, 0, descending ? 24u : 0u, ""};
+        c.label = std::string(key.name) + ", " + value.name +
+                  (descending ? ", descending, bits [0,24)" : ", ascending") + ", wide one-workgroup kernel";
+        for (uint32_t n : {257u, 300u, 511u, 512u, 513u})
+          checkTypedSort(s, c, makeKeys(n, key, Dist(variant++ % 3), rng));
+      }
+    }
+  // The default without a small shape of one's own: doubled on NVIDIA only
+  // where it fits; a given small shape keeps one kernel.
+  VksortTuning shape{};
+  shape.smallWorkgroupSize = 64;
+  SorterHolder s(&shape);
+  VksortTuning got;
+  REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
+  CHECK(got.smallMaxCount == got.smallWorkgroupSize * got.smallKeysPerThread);
 }
 
 TEST_CASE("the mid-size path sorts every key type x value type") {

@@ -186,14 +186,14 @@ typedef struct VksortTuning {
   // to 1024, 4 keys each).
   uint32_t smallWorkgroupSize;
   uint32_t smallKeysPerThread;
-  // The mid-size path: counts above the small path's and up to
-  // mediumMaxCount are sorted by Onesweep in tiles of the small path's shape
-  // (smallWorkgroupSize x smallKeysPerThread keys), so that a mid-size sort
-  // spreads over more workgroups. Default: 2^19 on NVIDIA (H200: 65,536 keys
-  // in 50 us with 512 x 8 tiles against 71 us with 1024 x 10); elsewhere
-  // off, as nothing was measured there. A value up to the small path's count
-  // turns it off; vksortGetTuning reports 0 when it is off. The portable
-  // algorithm has no mid-size path.
+  // The mid-size path: counts above the small path's (smallMaxCount) and up
+  // to mediumMaxCount are sorted by Onesweep in tiles of the small path's
+  // shape (smallWorkgroupSize x smallKeysPerThread keys), so that a mid-size
+  // sort spreads over more workgroups. Default: 2^19 on NVIDIA (H200: 65,536
+  // keys in 50 us with 512 x 8 tiles against 71 us with 1024 x 10);
+  // elsewhere off, as nothing was measured there. A value up to
+  // smallMaxCount turns it off; vksortGetTuning reports 0 when it is off.
+  // The portable algorithm has no mid-size path.
   uint32_t mediumMaxCount;
   // Invocations of the reorder workgroup that walk one digit's look-back
   // together, each reading a different earlier tile's status per step (a
@@ -208,13 +208,22 @@ typedef struct VksortTuning {
   // index) pairs, which is stable. A power of two from twice the subgroup
   // size, at most 16 keys per invocation of the largest workgroup (it uses
   // 2 per invocation where it can), with the keys and indices in shared
-  // memory; 1 turns it off. Both algorithms use it. Default on NVIDIA:
-  // 1,024 for 32-bit keys, 2,048 for 64-bit keys (H100: 1,024 u32 keys in
-  // 8.2-8.5 us against 14.5 us with the radix sort's one-workgroup path,
-  // 2,048 u64 keys in 18.0 us against 37.1; at 2,048 u32 keys 13.9 against
-  // 16.8, but a capacity of 2,048 makes 1,024 keys 0.4 us slower); elsewhere
+  // memory; 1 turns it off. Both algorithms use it. Counts up to half of it
+  // go to a second kernel of half the capacity (from twice the subgroup size
+  // up). Default on NVIDIA: 2,048 (H100: 1,024 u32 keys in 8.0-8.4 us and
+  // 2,048 in 12.5 us, against 14.5 and 16.8 us with the radix sort's
+  // one-workgroup path; 2,048 u64 keys in 17.0 us against 37.1); elsewhere
   // off, as nothing was measured there.
   uint32_t bitonicMaxCount;
+  // The small-N path's largest count: smallWorkgroupSize x smallKeysPerThread
+  // (one kernel), or twice that: then counts above the first kernel's go to
+  // a second one-workgroup kernel with twice the invocations (the same keys
+  // per invocation), which must keep the keys and their values in shared
+  // memory between passes. Default: twice where that fits on NVIDIA (32-bit
+  // keys without values: 512 x 8, then 1024 x 8 up to 8,192 keys; H100:
+  // 6,144 u32 keys in 31.5 us against 40.9 us with the mid-size path), and
+  // once elsewhere and whenever the small shape is given. 0 = default.
+  uint32_t smallMaxCount;
 } VksortTuning;
 
 // Which sort vksortRecordSort records. Both give the same results for every

@@ -6,7 +6,7 @@
 //                [--dist uniform|lowentropy|morton|presorted] [--descending] [--bits B,E]
 //                [--cpu] [--cpu-max N] [--reference-max N]
 //                [--device I] [--validation] [--tuning
-//                wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay,smallwg,smallkpt,mediummax,lanes,bitonic]
+//                wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay,smallwg,smallkpt,mediummax,lanes,bitonic,smallmax]
 //
 // Each run generates new keys (and values) on the GPU (keygen.comp, seeded per
 // run: bench_common.h describes the distributions) in a dispatch of its own,
@@ -180,7 +180,7 @@ void usage() {
       "  --algorithm A       auto | onesweep | portable (default auto: by driver)\n"
       "  --radix-bits R      the portable algorithm's digit width: 1, 2, 4 or 8 (default 8)\n"
       "  --validation        enable the Khronos validation layer (any message fails the run)\n"
-      "  --tuning wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay,smallwg,smallkpt,mediummax,lanes,bitonic\n"
+      "  --tuning wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay,smallwg,smallkpt,mediummax,lanes,bitonic,smallmax\n"
       "                   VksortTuning overrides (0 = default)\n",
       bench::commonUsage());
 }
@@ -227,10 +227,10 @@ int main(int argc, char** argv) {
       cpuMax = uint32_t(std::min<uint64_t>(bench::parseNumber(kProg, next(), "--cpu-max"), UINT32_MAX));
     } else if (a == "--tuning") {
       std::vector<uint64_t> t = bench::parseNumbers(kProg, next(), "--tuning");
-      t.resize(13, 0);
-      uint32_t u[13];
-      for (int k = 0; k < 13; ++k) u[k] = uint32_t(t[size_t(k)]);
-      tuning = {u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12]};
+      t.resize(14, 0);
+      uint32_t u[14];
+      for (int k = 0; k < 14; ++k) u[k] = uint32_t(t[size_t(k)]);
+      tuning = {u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13]};
       haveTuning = true;
     } else {
       usage();
