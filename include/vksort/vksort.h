@@ -178,7 +178,8 @@ typedef struct VksortTuning {
   // this many polling rounds (varying by tile) before publishing. 0 = off.
   uint32_t faultPublishDelay;
   // The small-N path: counts up to smallWorkgroupSize x smallKeysPerThread
-  // are sorted by one workgroup in one dispatch. Where the tile's keys and
+  // (and up to smallMaxCount, below, in a workgroup twice as wide) are
+  // sorted by one workgroup in one dispatch. Where the tile's keys and
   // values fit in shared memory together, they stay there from pass to pass
   // and only the last pass writes a buffer; otherwise (e.g. 64-bit keys with
   // values in 512 x 8 on NVIDIA) the passes go through the keys and alt

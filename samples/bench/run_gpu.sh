@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Runs vksort_bench and the CUB baseline on the same NVIDIA GPU in one go and
 # writes the vksort/CUB tables and a plot. Run from the repository root.
-#   (a) u32 keys, uniform, N = 2^10, 2^12, ..., 2^28 and 2^19, plus the CPU sorts
-#       (std::sort, LSD radix; one thread) up to 2^22 and the GPU/CPU crossover
-#   (b) u32 keys + u32 values and u64 keys at 2^20, 2^24, 2^26, 2^28;
-#       u64 keys + u32 values at 2^20, 2^24, 2^26
+#   (a) u32 keys, uniform, N = 2^10, 2^12, ..., 2^28, 2^19, and 512, 2,048 and
+#       8,192 (where the small-N kernels change), plus the CPU sorts (std::sort,
+#       LSD radix; one thread) up to 2^22 and the GPU/CPU crossover
+#   (b) u32 keys + u32 values and u64 keys at 1,024, 2,048, 8,192, 2^20, 2^24,
+#       2^26, 2^28; u64 keys + u32 values at 2^20, 2^24, 2^26
 #   (c) u32 keys at 2^24 and 2^28: lowentropy, morton (bits [0, 30)), presorted
 # Every row is verified (bench_common.h); a wrong result fails the script but
 # the other sets still run.
@@ -70,12 +71,12 @@ main() {
   }
 
   # (a) u32 keys, every even power of two; CPU rows up to 2^22 (vksort_bench --cpu).
-  local a=1024,4096,16384,65536,262144,524288,1048576,4194304,16777216,67108864,268435456
+  local a=512,1024,2048,4096,8192,16384,65536,262144,524288,1048576,4194304,16777216,67108864,268435456
   step "$vkb" --runs "$runs" --json "$tmp/vk-a.jsonl" --sizes $a --cpu --cpu-max 4194304
   if [ -x "$cubb" ]; then step "$cubb" --runs "$runs" --json "$tmp/cub-a.jsonl" --sizes $a; fi
   # (b) pairs and 64-bit keys.
-  both b-u32-u32 --key u32 --value u32 --sizes 1048576,16777216,67108864,268435456
-  both b-u64 --key u64 --sizes 1048576,16777216,67108864,268435456
+  both b-u32-u32 --key u32 --value u32 --sizes 1024,2048,8192,1048576,16777216,67108864,268435456
+  both b-u64 --key u64 --sizes 1024,2048,8192,1048576,16777216,67108864,268435456
   both b-u64-u32 --key u64 --value u32 --sizes 1048576,16777216,67108864
   # (c) distributions.
   for d in lowentropy morton presorted; do
