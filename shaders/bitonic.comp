@@ -124,8 +124,10 @@ void main() {
   }
 
   // The loops over stages and steps run to constants (CAPACITY, k), so that
-  // the driver unrolls the whole network: every shuffle distance, partner
-  // and direction mask is then a constant. Stages past `size` are skipped.
+  // the driver can unroll the whole network, with every shuffle distance,
+  // partner and direction mask a constant (H100: 1,024 u64 keys 10.8-11.0 ->
+  // 10.5-10.6 us, 2,048 17.8-18.0 -> 16.8-17.1; u32 keys unchanged). Stages
+  // past `size` are skipped.
   [[unroll]] for (uint k = 2u; k <= CAPACITY; k <<= 1) {
     if (k > size) break;  // uniform
     if (k / 2u >= SHUFFLE_SPAN) {
