@@ -496,8 +496,9 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
         bitonicSharedBytes(cap, s->bitonicWorkgroupSize[0], sg, s->keyWords) > lim.maxComputeSharedMemorySize)
       return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                   "tuning: bitonicMaxCount %u must be 1 (off) or a power of two from twice the subgroup size (%u), at "
-                  "most 16 per invocation of a %u-invocation workgroup, whose keys fit in shared memory",
-                  cap, 2 * sg, maxWg);
+                  "most 16 per invocation of its workgroup (%u invocations for this capacity), whose keys fit in "
+                  "shared memory",
+                  cap, 2 * sg, bitonicWorkgroup(cap, maxWg));
   }
   // Where keys and values fit in shared memory together, the single-tile
   // kernel keeps them there between passes (H200, 1,024 u32 keys: 16.7 ->

@@ -207,8 +207,9 @@ typedef struct VksortTuning {
   // The tiny-N path: counts up to bitonicMaxCount are sorted by one
   // workgroup in one dispatch with a bitonic network over (key, input
   // index) pairs, which is stable. A power of two from twice the subgroup
-  // size, at most 16 keys per invocation of the largest workgroup (it uses
-  // 2 per invocation where it can), with the keys and indices in shared
+  // size, at most 16 keys per invocation of its workgroup (2 keys per
+  // invocation up to 512 invocations, then more keys in 512, or fewer where
+  // the device allows fewer invocations), with the keys and indices in shared
   // memory; 1 turns it off. Both algorithms use it. Counts up to half of it
   // go to a second kernel of half the capacity (from twice the subgroup size
   // up). Default on NVIDIA: 2,048 (H100: 1,024 u32 keys in 8.0-8.4 us and
