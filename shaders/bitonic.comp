@@ -20,11 +20,12 @@
 // registers, 35 with shuffles and 10 through shared memory with 6 barriers,
 // for the network's 55.
 //
-// Keys and values are read once (keys twice: the second time by index, for
-// the output) and written once: the output goes to the buffer that the pass
-// count names (pc.keysOut, pc.valuesOut: keys or alt), which may be the
-// input buffer itself; every read of the input is done before the
-// workgroup's last barrier, and every write comes after it.
+// Keys and values are read once and written once: the output goes to the
+// buffer that the pass count names (pc.keysOut, pc.valuesOut: keys or alt),
+// which may be the input buffer itself. Where the bit range is only part of
+// the key, keys are read a second time, by index, for the output; then
+// every read of the input is done before the workgroup's last barrier, and
+// every write comes after it.
 #version 460
 layout(local_size_x_id = 0) in;
 layout(constant_id = 0) const uint WG_SIZE = 1024;
@@ -213,15 +214,23 @@ void main() {
     }
   }
 
-  // Element i is output position i. Read what goes there (key and value by
-  // input index: the sort bits were masked), then write once every
-  // invocation has read: the output may be the input buffer.
+  // Element i is output position i. Where the bit range is the whole key,
+  // the sort bits map back to the key; otherwise the key is read again by
+  // input index (the other bits were masked off), and so are values. Writes
+  // wait until every invocation has read: the output may be the input
+  // buffer. Without such reads each invocation writes only the positions it
+  // loaded itself, and needs no barrier.
+  const bool wholeKey = pc.beginBit == 0u && pc.endBit == 32u * KEY_WORDS;  // uniform
+  const bool gather = !wholeKey || (VALUE_WORDS != 0u && !VALUE_INDEX);
   uvec2 keys[ITEMS], values[ITEMS];
   [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
     keys[e] = uvec2(0u);
     values[e] = uvec2(0u);
     if (t * ITEMS + e < count) {
-      keys[e] = loadKeyWords(pc.keysIn, gIndex[e]);
+      if (wholeKey)
+        keys[e] = fromSortBits(uvec2(gLo[e], gHi[e]));
+      else
+        keys[e] = loadKeyWords(pc.keysIn, gIndex[e]);
       if (VALUE_INDEX)
         values[e].x = gIndex[e];
       else if (VALUE_WORDS == 1)
@@ -230,7 +239,7 @@ void main() {
         values[e] = U32x2Buf(pc.valuesIn).v[gIndex[e]];
     }
   }
-  barrierAll();
+  if (gather) barrierAll();
   [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
     const uint i = t * ITEMS + e;
     if (i < count) {

@@ -41,7 +41,7 @@ struct SorterHolder {
   SorterHolder(const SorterHolder&) = delete;
   SorterHolder& operator=(const SorterHolder&) = delete;
   uint32_t tile() const;
-  uint32_t smallSortKeys() const;  // the most keys the one-workgroup path sorts
+  uint32_t smallSortKeys() const;  // the small shape's keys: the first one-workgroup kernel's most
 };
 
 // One host-visible buffer holding [guard | range | guard], so canaries can be

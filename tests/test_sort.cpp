@@ -113,8 +113,17 @@ TEST_CASE("sorts every edge size: 0, 1, 2, tile +- 1, 2^k +- 1, primes, 1M, 4M")
     sizes.push_back((1u << k) - 1);
     sizes.push_back((1u << k) + 1);
   }
-  const uint32_t small = s.smallSortKeys();  // the one-workgroup path up to here
+  const uint32_t small = s.smallSortKeys();  // the first one-workgroup kernel up to here
   for (uint32_t n : {small - 1, small, small + 1}) sizes.push_back(n);
+  // Where the other paths end, where they are on (on lavapipe by default
+  // only the one-workgroup path, which ends at `small`).
+  VksortTuning tuning;
+  REQUIRE(vksortGetTuning(s.sorter, &tuning) == VKSORT_SUCCESS);
+  for (uint32_t end : {tuning.smallMaxCount, tuning.mediumMaxCount, tuning.bitonicMaxCount})
+    if (end > 1)
+      for (uint32_t n : {end - 1, end, end + 1}) sizes.push_back(n);
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   auto rng = caseRng(1);
   for (uint32_t n : sizes) checkSort(s, makeKeys(n, Dist::Uniform, rng), "uniform");
 }

@@ -500,15 +500,29 @@ int main(int argc, char** argv) {
     row.tempBytes = req.tempSize + req.altSize + (opt.value != bench::kNoValue ? req.valuesSize : 0);
     row.verified = check.ok;
     row.check = checkWhat;
-    // The tile shape this N ran with (Onesweep: the small path's up to mediumMaxCount).
-    const bool smallShape = used != VKSORT_ALGORITHM_PORTABLE &&
-                            (n <= shape.smallWorkgroupSize * shape.smallKeysPerThread || n <= shape.mediumMaxCount);
+    // The kernel this N ran with (the dispatcher's order: bitonic, then the
+    // portable algorithm, the one-workgroup radix kernels, the mid-size
+    // path, Onesweep) and its shape: workgroup x keys per invocation, or the
+    // bitonic network's capacity class.
+    const uint32_t smallKeys = shape.smallWorkgroupSize * shape.smallKeysPerThread;
+    std::string kernel;
+    if (shape.bitonicMaxCount > 1 && n <= shape.bitonicMaxCount)
+      kernel = "bitonic " +
+               std::to_string(n <= shape.bitonicMaxCount / 2 ? shape.bitonicMaxCount / 2 : shape.bitonicMaxCount);
+    else if (used == VKSORT_ALGORITHM_PORTABLE)
+      kernel = "portable";
+    else if (n <= shape.smallMaxCount)
+      kernel = "one-workgroup " + std::to_string((n <= smallKeys ? 1 : 2) * shape.smallWorkgroupSize) + "x" +
+               std::to_string(shape.smallKeysPerThread);
+    else if (n <= shape.mediumMaxCount)
+      kernel = "onesweep " + std::to_string(shape.smallWorkgroupSize) + "x" + std::to_string(shape.smallKeysPerThread);
+    else
+      kernel = "onesweep " + std::to_string(shape.workgroupSize) + "x" + std::to_string(shape.keysPerThread);
     char extra[200];
     std::snprintf(extra, sizeof extra,
-                  "\"tuning\":\"%u,%u,%u,%u,%u,%u\",\"tile\":\"%ux%u\",\"timing\":\"vulkan timestamps\"",
+                  "\"tuning\":\"%u,%u,%u,%u,%u,%u\",\"kernel\":\"%s\",\"timing\":\"vulkan timestamps\"",
                   shape.workgroupSize, shape.keysPerThread, shape.ringSlots, shape.lookback, shape.tailGroup,
-                  shape.histogramWorkgroups, smallShape ? shape.smallWorkgroupSize : shape.workgroupSize,
-                  smallShape ? shape.smallKeysPerThread : shape.keysPerThread);
+                  shape.histogramWorkgroups, kernel.c_str());
     row.extra = extra;
     if (opt.times) row.timesMs = times;
     emit(row);
