@@ -20,12 +20,11 @@
 // registers, 35 with shuffles and 10 through shared memory with 6 barriers,
 // for the network's 55.
 //
-// Keys and values are read once and written once: the output goes to the
-// buffer that the pass count names (pc.keysOut, pc.valuesOut: keys or alt),
-// which may be the input buffer itself. Where the bit range is only part of
-// the key, keys are read a second time, by index, for the output; then
-// every read of the input is done before the workgroup's last barrier, and
-// every write comes after it.
+// Keys and values are read once (keys twice: the second time by index, for
+// the output) and written once: the output goes to the buffer that the pass
+// count names (pc.keysOut, pc.valuesOut: keys or alt), which may be the
+// input buffer itself; every read of the input is done before the
+// workgroup's last barrier, and every write comes after it.
 #version 460
 layout(local_size_x_id = 0) in;
 layout(constant_id = 0) const uint WG_SIZE = 1024;
@@ -214,25 +213,15 @@ void main() {
     }
   }
 
-  // Element i is output position i. Values are read by input index, and so
-  // are keys, except where there are no values to read and the bit range is
-  // the whole key: then the sort bits map back to the key (H100, u32 keys:
-  // 1,536-2,048 keys 0.1-0.6 us faster, 1,024 unchanged; the same with
-  // values to read made 1,024-2,048 u32 pairs 0.6-2.3 us slower, so those
-  // read both as before). Writes wait until every invocation has read: the
-  // output may be the input buffer. Without such reads each invocation
-  // writes only the positions it loaded itself, and needs no barrier.
-  const bool readValues = VALUE_WORDS != 0u && !VALUE_INDEX;  // a constant
-  const bool gather = readValues || pc.beginBit != 0u || pc.endBit != 32u * KEY_WORDS;  // uniform
+  // Element i is output position i. Read what goes there (key and value by
+  // input index: the sort bits were masked), then write once every
+  // invocation has read: the output may be the input buffer.
   uvec2 keys[ITEMS], values[ITEMS];
   [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
     keys[e] = uvec2(0u);
     values[e] = uvec2(0u);
     if (t * ITEMS + e < count) {
-      if (gather)
-        keys[e] = loadKeyWords(pc.keysIn, gIndex[e]);
-      else
-        keys[e] = fromSortBits(uvec2(gLo[e], gHi[e]));
+      keys[e] = loadKeyWords(pc.keysIn, gIndex[e]);
       if (VALUE_INDEX)
         values[e].x = gIndex[e];
       else if (VALUE_WORDS == 1)
@@ -241,7 +230,7 @@ void main() {
         values[e] = U32x2Buf(pc.valuesIn).v[gIndex[e]];
     }
   }
-  if (gather) barrierAll();
+  barrierAll();
   [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
     const uint i = t * ITEMS + e;
     if (i < count) {
