@@ -503,7 +503,9 @@ int main(int argc, char** argv) {
     // The kernel this N ran with (the dispatcher's order: bitonic, then the
     // portable algorithm, the one-workgroup radix kernels, the mid-size
     // path, Onesweep) and its shape: workgroup x keys per invocation, or the
-    // bitonic network's capacity class.
+    // bitonic capacity class the count falls in (half of bitonicMaxCount up
+    // to there, a kernel of its own where that is at least twice the
+    // subgroup size).
     const uint32_t smallKeys = shape.smallWorkgroupSize * shape.smallKeysPerThread;
     std::string kernel;
     if (shape.bitonicMaxCount > 1 && n <= shape.bitonicMaxCount)
