@@ -19,6 +19,8 @@ layout(constant_id = 3) const uint KEY_KIND = 0;
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 
+const uint KEYS_PER_TURN = 8;
+
 shared uint sHist[VKSORT_MAX_PASSES * VKSORT_RADIX];
 shared bool sLast;
 
@@ -33,10 +35,21 @@ void main() {
   for (uint i = gl_WorkGroupID.x * WG_SIZE + tid; i < ringEntries; i += stride) ring.v[i] = 0ul;
   barrier();
 
+  // KEYS_PER_TURN keys a stride apart per turn, so that their loads are in
+  // flight together; with one key per turn each load waited for the one
+  // before (H100, 2^24 u32 keys: the whole sort 757 -> 723 us with 8 keys per
+  // turn, 724 with 4).
   const uint count = sortCount();
-  for (uint i = gl_WorkGroupID.x * WG_SIZE + tid; i < count; i += stride) {
-    const uvec2 k = toSortBits(loadKeyWords(pc.keysIn, i));
-    for (uint p = 0; p < pc.passes; ++p) atomicAdd(sHist[p * VKSORT_RADIX + digitOf(k, p)], 1u);
+  for (uint i = gl_WorkGroupID.x * WG_SIZE + tid; i < count; i += KEYS_PER_TURN * stride) {
+    uvec2 k[KEYS_PER_TURN];
+    [[unroll]] for (uint j = 0; j < KEYS_PER_TURN; ++j) {
+      const uint at = i + j * stride;
+      k[j] = at < count ? toSortBits(loadKeyWords(pc.keysIn, at)) : uvec2(0u);
+    }
+    [[unroll]] for (uint j = 0; j < KEYS_PER_TURN; ++j) {
+      if (i + j * stride < count)
+        for (uint p = 0; p < pc.passes; ++p) atomicAdd(sHist[p * VKSORT_RADIX + digitOf(k[j], p)], 1u);
+    }
   }
   barrier();
 
