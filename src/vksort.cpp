@@ -40,6 +40,7 @@ static_assert(sizeof(VksortPush) == 112, "push constants must match the GLSL std
 
 constexpr VkDeviceSize kTempAlignment = 16;
 constexpr uint32_t kBitonicDefaultNvidia = 2048;      // VksortTuning::bitonicMaxCount
+constexpr uint32_t kBitonicKeysDefaultNvidia = 4096;  // VksortTuning::bitonicKeysMaxCount
 constexpr uint32_t kHistogramWorkgroupSize = 256;     // at most: see Shape::histogramWorkgroupSize
 constexpr uint32_t kHistogramKeysPerInvocation = 16;  // before adding another persistent workgroup
 constexpr uint32_t kHistogramMaxLoop = 2048;          // grid-stride steps per invocation, at most
@@ -277,6 +278,10 @@ struct Shape {
   // as many; capacity = workgroup size x items; workgroup size 0 = no kernel.
   uint32_t bitonicWorkgroupSize[2];
   uint32_t bitonicItems[2];
+  // bitonic.comp without the index (NO_INDEX), for keys-only sorters' sorts
+  // of every key bit: [c] holds t.bitonicKeysMaxCount >> c keys.
+  uint32_t bitonicKeysWorkgroupSize[3];
+  uint32_t bitonicKeysItems[3];
   uint32_t tileKeys() const { return t.workgroupSize * t.keysPerThread; }
   uint32_t smallKeys() const { return t.smallWorkgroupSize * t.smallKeysPerThread; }
   // Whether counts above smallKeys() and up to t.smallMaxCount (twice as
@@ -325,9 +330,11 @@ uint32_t onesweepSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t it
 }
 
 // Shared memory of bitonic.comp, in bytes, for `capacity` keys of keyWords
-// words (mirrors its shared declarations and common.glsl's scan arrays).
-uint32_t bitonicSharedBytes(uint32_t capacity, uint32_t wg, uint32_t sg, uint32_t keyWords) {
-  return (capacity * (keyWords + 1) + (keyWords == 2 ? 0 : 1) + VKSORT_RADIX + wg / sg + 1) * 4;
+// words, with or without their indices (mirrors its shared declarations and
+// common.glsl's scan arrays).
+uint32_t bitonicSharedBytes(uint32_t capacity, uint32_t wg, uint32_t sg, uint32_t keyWords, bool index) {
+  const uint32_t indexWords = index ? capacity : 1;
+  return (capacity * keyWords + indexWords + (keyWords == 2 ? 0 : 1) + VKSORT_RADIX + wg / sg + 1) * 4;
 }
 
 // The bitonic kernel's workgroup for a capacity class: two keys per
@@ -413,6 +420,13 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   // fit 64-bit keys in shared memory and lost for 32-bit keys (4,096 keys:
   // 24.4 against 22.7 us, H200).
   d.bitonicMaxCount = nvidia ? kBitonicDefaultNvidia : 1;
+  // Keys-only sorts of every key bit need no index in the network: it
+  // moves half the data, and stays ahead of the radix sort up to 4,096 keys
+  // (H100, 2026-11-22: 1,024 u32 keys 6.7-7.0 us against 8.1-8.4 with the
+  // index; 4,096 u32 keys 18.6-19.0 against 22.7-23.1 with the radix sort,
+  // u64 28.0-28.3 against 49.8-50.0; 8,192 u32 keys 39.5-39.7 against
+  // 38.2-38.5, so not 8,192).
+  d.bitonicKeysMaxCount = nvidia && s->valueWords == 0 ? kBitonicKeysDefaultNvidia : 1;
 
   s->t = d;
   if (user) {
@@ -432,6 +446,7 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
     if (user->mediumMaxCount) s->t.mediumMaxCount = user->mediumMaxCount;
     if (user->lookbackLanes) s->t.lookbackLanes = user->lookbackLanes;
     if (user->bitonicMaxCount) s->t.bitonicMaxCount = user->bitonicMaxCount;
+    if (user->bitonicKeysMaxCount && s->valueWords == 0) s->t.bitonicKeysMaxCount = user->bitonicKeysMaxCount;
   }
   if (!s->hasMedium()) s->t.mediumMaxCount = 0;
   if (!s->t.lookbackLanes) {
@@ -493,11 +508,31 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
       s->bitonicItems[c] = capacity / s->bitonicWorkgroupSize[c];
     }
     if ((cap & (cap - 1)) != 0 || cap < 2 * sg || s->bitonicItems[0] > 16 ||
-        bitonicSharedBytes(cap, s->bitonicWorkgroupSize[0], sg, s->keyWords) > lim.maxComputeSharedMemorySize)
+        bitonicSharedBytes(cap, s->bitonicWorkgroupSize[0], sg, s->keyWords, true) > lim.maxComputeSharedMemorySize)
       return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                   "tuning: bitonicMaxCount %u must be 1 (off) or a power of two from twice the subgroup size (%u), at "
                   "most 16 per invocation of its workgroup (%u invocations for this capacity), whose keys fit in "
                   "shared memory",
+                  cap, 2 * sg, bitonicWorkgroup(cap, maxWg));
+  }
+  if (t.bitonicKeysMaxCount != 1) {
+    // Up to three kernels, for the capacity, half and a quarter of it (from
+    // twice the subgroup size up): each count goes to the smallest that
+    // holds it.
+    const uint32_t cap = t.bitonicKeysMaxCount;
+    for (uint32_t c = 0; c < 3; ++c) {
+      const uint32_t capacity = cap >> c;
+      if (c > 0 && capacity < 2 * sg) break;
+      s->bitonicKeysWorkgroupSize[c] = bitonicWorkgroup(capacity, maxWg);
+      s->bitonicKeysItems[c] = capacity / s->bitonicKeysWorkgroupSize[c];
+    }
+    if ((cap & (cap - 1)) != 0 || cap < 2 * sg || s->bitonicKeysItems[0] > 16 ||
+        bitonicSharedBytes(cap, s->bitonicKeysWorkgroupSize[0], sg, s->keyWords, false) >
+            lim.maxComputeSharedMemorySize)
+      return fail(VKSORT_ERROR_INVALID_ARGUMENT,
+                  "tuning: bitonicKeysMaxCount %u must be 1 (off) or a power of two from twice the subgroup size "
+                  "(%u), at most 16 per invocation of its workgroup (%u invocations for this capacity), whose keys "
+                  "fit in shared memory",
                   cap, 2 * sg, bitonicWorkgroup(cap, maxWg));
   }
   // Where keys and values fit in shared memory together, the single-tile
@@ -552,6 +587,9 @@ struct VksortSorter_T {
   // bitonic.comp: the tiny-N path (if bitonicMaxCount is on), both
   // algorithms; [0] up to bitonicMaxCount, [1] up to half that.
   VkPipeline bitonic[2] = {};
+  // The same without the index (if bitonicKeysMaxCount is on: keys-only
+  // sorters), for sorts of every key bit; [c] up to bitonicKeysMaxCount >> c.
+  VkPipeline bitonicKeys[3] = {};
   // AUTO resolved at creation; only the chosen algorithm's pipelines exist.
   VksortAlgorithm algorithm = VKSORT_ALGORITHM_ONESWEEP;
   uint32_t radixBits = VKSORT_RADIX_BITS;
@@ -568,6 +606,8 @@ void destroyObjects(VksortSorter s) {
   if (s->singleTile) s->fn.destroyPipeline(s->device, s->singleTile, s->allocator);
   if (s->singleTileLarge) s->fn.destroyPipeline(s->device, s->singleTileLarge, s->allocator);
   for (VkPipeline p : s->bitonic)
+    if (p) s->fn.destroyPipeline(s->device, p, s->allocator);
+  for (VkPipeline p : s->bitonicKeys)
     if (p) s->fn.destroyPipeline(s->device, p, s->allocator);
   if (s->medium) s->fn.destroyPipeline(s->device, s->medium, s->allocator);
   const VkPipeline portable[] = {s->portableCount, s->portableScan[0], s->portableScan[1], s->portableScan[2],
@@ -810,9 +850,22 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
                            shape.keyWords,
                            shape.keyKind,
                            shape.valueWords,
-                           shape.valueIndex};
-    r = createPipeline(s, ci->pipelineCache, vksort_bitonic_spv, sizeof vksort_bitonic_spv, bc, 7, "bitonic",
+                           shape.valueIndex,
+                           0};
+    r = createPipeline(s, ci->pipelineCache, vksort_bitonic_spv, sizeof vksort_bitonic_spv, bc, 8, "bitonic",
                        &s->bitonic[c]);
+  }
+  for (uint32_t c = 0; c < 3 && r == VKSORT_SUCCESS && shape.bitonicKeysWorkgroupSize[c]; ++c) {
+    const uint32_t bc[] = {shape.bitonicKeysWorkgroupSize[c],
+                           shape.subgroupSize,
+                           shape.bitonicKeysItems[c],
+                           shape.keyWords,
+                           shape.keyKind,
+                           0,
+                           0,
+                           1};
+    r = createPipeline(s, ci->pipelineCache, vksort_bitonic_spv, sizeof vksort_bitonic_spv, bc, 8,
+                       "bitonic without index", &s->bitonicKeys[c]);
   }
   if (r == VKSORT_SUCCESS && algorithm == VKSORT_ALGORITHM_ONESWEEP) {
     const uint32_t hc[] = {shape.histogramWorkgroupSize, shape.subgroupSize, shape.keyWords, shape.keyKind};
@@ -1144,9 +1197,20 @@ VksortResult vksortRecordSort(VksortSorter s, VkCommandBuffer cmd, const VksortS
   uint32_t loadXor[4], storeXor[4];
   keyMapMasks(shape, info->descending != VK_FALSE, loadXor, storeXor);
   std::memcpy(push.loadXor, loadXor, sizeof loadXor);  // the histogram maps like pass 0
-  if (s->bitonic[0] && info->count <= shape.t.bitonicMaxCount) {
-    // The tiny-N path: one workgroup, one dispatch, straight into the
-    // buffer the pass count names; temp is unused.
+  // The tiny-N path: a bitonic network, without the index where a
+  // keys-only sort covers every key bit (then equal sort bits are equal
+  // keys), else with it; the smallest kernel that holds the count.
+  VkPipeline bitonic = VK_NULL_HANDLE;
+  if (s->bitonicKeys[0] && beginBit == 0 && endBit == shape.keyBits() && info->count <= shape.t.bitonicKeysMaxCount) {
+    for (uint32_t c = 0; c < 3 && s->bitonicKeys[c] && info->count <= shape.t.bitonicKeysMaxCount >> c; ++c)
+      bitonic = s->bitonicKeys[c];
+  } else if (s->bitonic[0] && info->count <= shape.t.bitonicMaxCount) {
+    const bool half = s->bitonic[1] && info->count <= shape.t.bitonicMaxCount / 2;
+    bitonic = s->bitonic[half ? 1 : 0];
+  }
+  if (bitonic) {
+    // One workgroup, one dispatch, straight into the buffer the pass count
+    // names; temp is unused.
     Label label(s, cmd, "vksort bitonic sort");
     if (info->timestampQueryPool)
       s->fn.cmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, info->timestampQueryPool,
@@ -1157,8 +1221,7 @@ VksortResult vksortRecordSort(VksortSorter s, VkCommandBuffer cmd, const VksortS
     push.valuesIn = values[0];
     push.valuesOut = values[out];
     std::memcpy(push.storeXor, storeXor, sizeof storeXor);
-    const bool half = s->bitonic[1] && info->count <= shape.t.bitonicMaxCount / 2;
-    s->fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->bitonic[half ? 1 : 0]);
+    s->fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bitonic);
     s->fn.cmdPushConstants(cmd, s->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, &push);
     s->fn.cmdDispatch(cmd, 1, 1, 1);
     if (info->timestampQueryPool)

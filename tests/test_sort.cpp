@@ -119,7 +119,7 @@ TEST_CASE("sorts every edge size: 0, 1, 2, tile +- 1, 2^k +- 1, primes, 1M, 4M")
   // only the one-workgroup path, which ends at `small`).
   VksortTuning tuning;
   REQUIRE(vksortGetTuning(s.sorter, &tuning) == VKSORT_SUCCESS);
-  for (uint32_t end : {tuning.smallMaxCount, tuning.mediumMaxCount, tuning.bitonicMaxCount})
+  for (uint32_t end : {tuning.smallMaxCount, tuning.mediumMaxCount, tuning.bitonicMaxCount, tuning.bitonicKeysMaxCount})
     if (end > 1)
       for (uint32_t n : {end - 1, end, end + 1}) sizes.push_back(n);
   std::sort(sizes.begin(), sizes.end());
@@ -353,9 +353,9 @@ TEST_CASE("creation fails clearly without the required features, and with bad tu
   MESSAGE(vksortGetLastError());
   CHECK(sorter == nullptr);
   // lookbackLanes: a power of two up to 8 and the subgroup size.
-  // bitonicMaxCount: 1 (off) or a power of two from twice the subgroup
-  // size whose keys fit in shared memory. smallMaxCount: the small shape's
-  // count or twice that.
+  // bitonicMaxCount and bitonicKeysMaxCount (this sorter has no values):
+  // 1 (off) or a power of two from twice the subgroup size whose keys fit
+  // in shared memory. smallMaxCount: the small shape's count or twice that.
   const struct {
     uint32_t VksortTuning::*field;
     const char* name;
@@ -367,6 +367,9 @@ TEST_CASE("creation fails clearly without the required features, and with bad tu
       {&VksortTuning::bitonicMaxCount, "bitonicMaxCount", 3u},
       {&VksortTuning::bitonicMaxCount, "bitonicMaxCount", deviceSubgroupSize()},
       {&VksortTuning::bitonicMaxCount, "bitonicMaxCount", 1u << 20},
+      {&VksortTuning::bitonicKeysMaxCount, "bitonicKeysMaxCount", 3u},
+      {&VksortTuning::bitonicKeysMaxCount, "bitonicKeysMaxCount", deviceSubgroupSize()},
+      {&VksortTuning::bitonicKeysMaxCount, "bitonicKeysMaxCount", 1u << 20},
       {&VksortTuning::smallMaxCount, "smallMaxCount", 3u},
       {&VksortTuning::smallMaxCount, "smallMaxCount", 1u << 30},
   };

@@ -108,36 +108,59 @@ TEST_CASE("the bitonic path: every key type x value type x order x bit range, bo
   // on NVIDIA only). Bit ranges of 2, 3 and 4 or 8 passes leave the result in
   // keys (written over the input) or in alt; counts from 1 to the capacity,
   // then one past it (the radix sort's one-workgroup path). Up to 128 the
-  // kernel of half the capacity sorts.
+  // kernel of half the capacity sorts. Keys-only sorters run twice: with
+  // the network over the keys alone off (the indexed one sorts all bits
+  // too), and on up to 256 keys, where it sorts every "all bits" case
+  // (kernels of 256, 128 and 64 keys) and the indexed one the others.
   auto rng = caseRng(18);
-  VksortTuning tuning{};
-  tuning.bitonicMaxCount = 256;
   for (VksortAlgorithm algorithm : {VKSORT_ALGORITHM_ONESWEEP, VKSORT_ALGORITHM_PORTABLE})
     for (const KeyInfo& key : kKeys) {
       const BitRange ranges[] = {{0, 0, "all bits"},
                                  {0, 16, "bits [0,16)"},
                                  key.bits == 32 ? BitRange{8, 32, "bits [8,32)"} : BitRange{20, 44, "bits [20,44)"}};
-      for (const ValueInfo& value : kValues) {
-        // The portable algorithm's passes are 8-bit too: the same result buffers.
-        if (algorithm == VKSORT_ALGORITHM_PORTABLE && (&value != &kValues[1] || key.bits != 32)) continue;
-        SorterHolder s(&tuning, key.type, value.type, algorithm);
-        int variant = 0;
-        for (bool descending : {false, true})
-          for (const BitRange& range : ranges) {
-            SortCase c{&key, &value, descending, range.begin, range.end, ""};
-            c.label = std::string("bitonic, ") + (algorithm == VKSORT_ALGORITHM_PORTABLE ? "portable, " : "") +
-                      key.name + ", " + value.name + (descending ? ", descending, " : ", ascending, ") + range.name;
-            for (uint32_t n : {1u, 2u, 3u, 17u, 100u, 128u, 129u, 255u, 256u, 257u})
-              checkTypedSort(s, c, makeKeys(n, key, Dist(variant++ % 3), rng));
-          }
-      }
+      for (const ValueInfo& value : kValues)
+        for (uint32_t keysMax : {1u, 256u}) {
+          // The portable algorithm's passes are 8-bit too: the same result buffers.
+          if (algorithm == VKSORT_ALGORITHM_PORTABLE && (&value != &kValues[1] || key.bits != 32)) continue;
+          if (keysMax != 1 && value.type != VKSORT_VALUE_NONE) continue;
+          VksortTuning tuning{};
+          tuning.bitonicMaxCount = 256;
+          tuning.bitonicKeysMaxCount = keysMax;
+          SorterHolder s(&tuning, key.type, value.type, algorithm);
+          int variant = 0;
+          for (bool descending : {false, true})
+            for (const BitRange& range : ranges) {
+              SortCase c{&key, &value, descending, range.begin, range.end, ""};
+              c.label = std::string(keysMax == 1 ? "bitonic, " : "bitonic without index up to 256, ") +
+                        (algorithm == VKSORT_ALGORITHM_PORTABLE ? "portable, " : "") + key.name + ", " + value.name +
+                        (descending ? ", descending, " : ", ascending, ") + range.name;
+              for (uint32_t n : {1u, 2u, 3u, 17u, 63u, 64u, 65u, 100u, 128u, 129u, 255u, 256u, 257u})
+                checkTypedSort(s, c, makeKeys(n, key, Dist(variant++ % 3), rng));
+            }
+        }
     }
-  // An indirect count within the bitonic path, clamped to maxCount.
-  SorterHolder s(&tuning, VKSORT_KEY_U32, VKSORT_VALUE_INDEX);
+  // A sorter with values has no network without the index, whatever the
+  // tuning asks.
+  {
+    VksortTuning tuning{};
+    tuning.bitonicKeysMaxCount = 256;
+    SorterHolder s(&tuning, VKSORT_KEY_U32, VKSORT_VALUE_32);
+    VksortTuning got;
+    REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
+    CHECK(got.bitonicKeysMaxCount == 1);
+  }
+  // An indirect count within the bitonic path, clamped to maxCount: argsort
+  // (the network with the index) and keys only (without it).
+  VksortTuning tuning{};
+  tuning.bitonicMaxCount = 256;
+  tuning.bitonicKeysMaxCount = 256;
   const std::vector<uint64_t> keys = makeKeys(200, kKeys[0], Dist::Few, rng);
-  SortCase c{&kKeys[0], &kValues[3], false, 0, 0, "bitonic, indirect, argsort"};
-  for (int64_t count : {int64_t(0), int64_t(1), int64_t(100), int64_t(200), int64_t(207), int64_t(0xffffffffu)})
-    checkTypedSort(s, c, keys, count);
+  for (const ValueInfo* value : {&kValues[3], &kValues[0]}) {
+    SorterHolder s(&tuning, VKSORT_KEY_U32, value->type);
+    SortCase c{&kKeys[0], value, false, 0, 0, std::string("bitonic, indirect, ") + value->name};
+    for (int64_t count : {int64_t(0), int64_t(1), int64_t(100), int64_t(200), int64_t(207), int64_t(0xffffffffu)})
+      checkTypedSort(s, c, keys, count);
+  }
 }
 
 TEST_CASE("the wide one-workgroup kernel: every key type x value type, up to smallMaxCount") {

@@ -215,7 +215,8 @@ typedef struct VksortTuning {
   // up). Default on NVIDIA: 2,048 (H100: 1,024 u32 keys in 8.0-8.4 us and
   // 2,048 in 12.5 us, against 14.5 and 16.8 us with the radix sort's
   // one-workgroup path; 2,048 u64 keys in 17.0 us against 37.1); elsewhere
-  // off, as nothing was measured there.
+  // off, as nothing was measured there. Keys-only sorts of every key bit go
+  // to bitonicKeysMaxCount's kernels first.
   uint32_t bitonicMaxCount;
   // The small-N path's largest count: smallWorkgroupSize x smallKeysPerThread
   // (one kernel), or twice that: then counts above the first kernel's go to
@@ -226,6 +227,19 @@ typedef struct VksortTuning {
   // 6,144 u32 keys in 31.5 us against 40.9 us with the mid-size path), and
   // once elsewhere and whenever the small shape is given. 0 = default.
   uint32_t smallMaxCount;
+  // The tiny-N path without the index: a keys-only sorter's sorts of every
+  // key bit (beginBit 0, endBit 0 or the key's width) up to
+  // bitonicKeysMaxCount keys go through a bitonic network over the keys
+  // alone. Equal keys are then indistinguishable, so the result is the
+  // stable one. Rules as for bitonicMaxCount, without the indices in shared
+  // memory; counts up to half and a quarter of it go to kernels of that
+  // capacity (from twice the subgroup size up). 1 turns it off (such sorts
+  // then take the paths above); sorters with values ignore it, and
+  // vksortGetTuning reports 1 for them. Default on NVIDIA: 4,096 (H100:
+  // 1,024 u32 keys in 6.7-7.0 us, 4,096 in 18.6-19.0 against 22.7-23.1 with
+  // the one-workgroup radix sort, 4,096 u64 keys in 28.0-28.3 against
+  // 49.8-50.0); elsewhere off.
+  uint32_t bitonicKeysMaxCount;
 } VksortTuning;
 
 // Which sort vksortRecordSort records. Both give the same results for every

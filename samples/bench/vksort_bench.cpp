@@ -6,7 +6,8 @@
 //                [--dist uniform|lowentropy|morton|presorted] [--descending] [--bits B,E]
 //                [--cpu] [--cpu-max N] [--reference-max N]
 //                [--device I] [--validation] [--tuning
-//                wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay,smallwg,smallkpt,mediummax,lanes,bitonic,smallmax]
+//                wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay,smallwg,smallkpt,mediummax,lanes,bitonic,smallmax,
+//                bitonickeys]
 //
 // Each run generates new keys (and values) on the GPU (keygen.comp, seeded per
 // run: bench_common.h describes the distributions) in a dispatch of its own,
@@ -180,7 +181,9 @@ void usage() {
       "  --algorithm A       auto | onesweep | portable (default auto: by driver)\n"
       "  --radix-bits R      the portable algorithm's digit width: 1, 2, 4 or 8 (default 8)\n"
       "  --validation        enable the Khronos validation layer (any message fails the run)\n"
-      "  --tuning wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay,smallwg,smallkpt,mediummax,lanes,bitonic,smallmax\n"
+      "  --tuning "
+      "wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay,smallwg,smallkpt,mediummax,lanes,bitonic,smallmax,\n"
+      "           bitonickeys\n"
       "                   VksortTuning overrides (0 = default)\n",
       bench::commonUsage());
 }
@@ -227,10 +230,10 @@ int main(int argc, char** argv) {
       cpuMax = uint32_t(std::min<uint64_t>(bench::parseNumber(kProg, next(), "--cpu-max"), UINT32_MAX));
     } else if (a == "--tuning") {
       std::vector<uint64_t> t = bench::parseNumbers(kProg, next(), "--tuning");
-      t.resize(14, 0);
-      uint32_t u[14];
-      for (int k = 0; k < 14; ++k) u[k] = uint32_t(t[size_t(k)]);
-      tuning = {u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13]};
+      t.resize(15, 0);
+      uint32_t u[15];
+      for (int k = 0; k < 15; ++k) u[k] = uint32_t(t[size_t(k)]);
+      tuning = {u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14]};
       haveTuning = true;
     } else {
       usage();
@@ -505,10 +508,16 @@ int main(int argc, char** argv) {
     // path, Onesweep) and its shape: workgroup x keys per invocation, or the
     // bitonic capacity class the count falls in (half of bitonicMaxCount up
     // to there, a kernel of its own where that is at least twice the
-    // subgroup size).
+    // subgroup size; for the network without the index, which keys-only
+    // sorts of every key bit use, half and a quarter of bitonicKeysMaxCount).
     const uint32_t smallKeys = shape.smallWorkgroupSize * shape.smallKeysPerThread;
+    const bool wholeKey = opt.beginBit == 0 && (opt.endBit == 0 || opt.endBit == key.bits);
     std::string kernel;
-    if (shape.bitonicMaxCount > 1 && n <= shape.bitonicMaxCount)
+    if (shape.bitonicKeysMaxCount > 1 && wholeKey && n <= shape.bitonicKeysMaxCount) {
+      uint32_t capacity = shape.bitonicKeysMaxCount;
+      for (int c = 0; c < 2 && n <= capacity / 2; ++c) capacity /= 2;
+      kernel = "bitonic without index " + std::to_string(capacity);
+    } else if (shape.bitonicMaxCount > 1 && n <= shape.bitonicMaxCount)
       kernel = "bitonic " +
                std::to_string(n <= shape.bitonicMaxCount / 2 ? shape.bitonicMaxCount / 2 : shape.bitonicMaxCount);
     else if (used == VKSORT_ALGORITHM_PORTABLE)
