@@ -423,7 +423,7 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   // Keys-only sorts of every key bit need no index in the network: it
   // moves half the data, and stays ahead of the radix sort up to 4,096 keys
   // (H100, 2026-11-22: 1,024 u32 keys 6.7-7.0 us against 8.1-8.4 with the
-  // index; 4,096 u32 keys 18.6-19.0 against 22.7-23.1 with the radix sort,
+  // index; 4,096 u32 keys 18.7-19.0 against 22.7-23.0 with the radix sort,
   // u64 28.0-28.3 against 49.8-50.0; 8,192 u32 keys 39.5-39.7 against
   // 38.2-38.5, so not 8,192).
   d.bitonicKeysMaxCount = nvidia && s->valueWords == 0 ? kBitonicKeysDefaultNvidia : 1;

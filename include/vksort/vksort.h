@@ -236,7 +236,7 @@ typedef struct VksortTuning {
   // capacity (from twice the subgroup size up). 1 turns it off (such sorts
   // then take the paths above); sorters with values ignore it, and
   // vksortGetTuning reports 1 for them. Default on NVIDIA: 4,096 (H100:
-  // 1,024 u32 keys in 6.7-7.0 us, 4,096 in 18.6-19.0 against 22.7-23.1 with
+  // 1,024 u32 keys in 6.7-7.0 us, 4,096 in 18.7-19.0 against 22.7-23.0 with
   // the one-workgroup radix sort, 4,096 u64 keys in 28.0-28.3 against
   // 49.8-50.0); elsewhere off.
   uint32_t bitonicKeysMaxCount;
