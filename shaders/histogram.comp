@@ -67,10 +67,21 @@ void main() {
   barrierAll();
   if (!sLast) return;
 
+  // Every pass's counts of a digit are loaded before any is stored, so that
+  // their loads are in flight together, then each pass is scanned (H100,
+  // against one pass's loads at a time: 65,536 u32 keys 49.2-49.5 -> 48.3-49.0
+  // us, 65,536 u64 keys 106.4-106.6 -> 105.1-105.3).
+  for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) {
+    uint v[VKSORT_MAX_PASSES];
+    [[unroll]] for (uint p = 0; p < VKSORT_MAX_PASSES; ++p)
+      v[p] = p < pc.passes ? atomicLoad(hist.v[p * VKSORT_RADIX + d], gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
+                                        gl_SemanticsRelaxed)
+                           : 0u;
+    [[unroll]] for (uint p = 0; p < VKSORT_MAX_PASSES; ++p) sHist[p * VKSORT_RADIX + d] = v[p];
+  }
+  barrier();
   for (uint p = 0; p < pc.passes; ++p) {
-    for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE)
-      sScan[d] = atomicLoad(hist.v[p * VKSORT_RADIX + d], gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
-                            gl_SemanticsRelaxed);
+    for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) sScan[d] = sHist[p * VKSORT_RADIX + d];
     barrier();
     scanDigitsExclusive();
     for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) hist.v[p * VKSORT_RADIX + d] = sScan[d];
