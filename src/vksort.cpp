@@ -261,6 +261,14 @@ VksortResult checkSupport(const DeviceInfo& info) {
 // ---------------------------------------------------------------------------
 // Tuning: the kernels' shape for a device, as specialization constants.
 // ---------------------------------------------------------------------------
+// A set of bitonic.comp kernels by capacity: kernel c sorts up to
+// workgroupSize[c] x items[c] keys, half as many as kernel c - 1; workgroup
+// size 0 = no kernel.
+struct BitonicKernels {
+  uint32_t workgroupSize[3];
+  uint32_t items[3];
+};
+
 struct Shape {
   uint32_t keyWords;    // 1: 32-bit keys, 2: 64-bit keys
   uint32_t keyKind;     // KEY_KIND_* of common.glsl: 0 unsigned, 1 signed, 2 float
@@ -274,14 +282,11 @@ struct Shape {
   uint32_t scanWorkgroupSize;       // the portable scan's (vksort::scanShape)
   uint32_t scanItems;
   bool smallInShared;  // the single-tile kernel keeps keys and values in shared memory (TILE_IN_SHARED)
-  // bitonic.comp, per capacity class: [0] t.bitonicMaxCount keys, [1] half
-  // as many; capacity = workgroup size x items; workgroup size 0 = no kernel.
-  uint32_t bitonicWorkgroupSize[2];
-  uint32_t bitonicItems[2];
-  // bitonic.comp without the index (NO_INDEX), for keys-only sorters' sorts
-  // of every key bit: [c] holds t.bitonicKeysMaxCount >> c keys.
-  uint32_t bitonicKeysWorkgroupSize[3];
-  uint32_t bitonicKeysItems[3];
+  // bitonic.comp: with the index (bitonicMaxCount: [0] that many keys, [1]
+  // half as many) and without it (bitonicKeysMaxCount: [0], [1] half, [2] a
+  // quarter).
+  BitonicKernels bitonic;
+  BitonicKernels bitonicKeys;
   uint32_t tileKeys() const { return t.workgroupSize * t.keysPerThread; }
   uint32_t smallKeys() const { return t.smallWorkgroupSize * t.smallKeysPerThread; }
   // Whether counts above smallKeys() and up to t.smallMaxCount (twice as
@@ -346,6 +351,31 @@ uint32_t bitonicWorkgroup(uint32_t capacity, uint32_t maxWg) {
   uint32_t wg = capacity / 2 < 512 ? capacity / 2 : 512;
   while (wg > maxWg) wg /= 2;
   return wg;
+}
+
+// The kernels of one bitonic set for `cap` keys (1 = off): the capacity and
+// up to classes - 1 halvings of it, each from twice the subgroup size up.
+// Fails, naming the tuning field, unless cap is a power of two from twice
+// the subgroup size with at most 16 keys per invocation that fit in shared
+// memory (with their indices where `index`), in workgroups of at most maxWg.
+VksortResult chooseBitonic(const Shape& s, uint32_t maxWg, uint32_t maxShared, const char* field, uint32_t cap,
+                           uint32_t classes, bool index, BitonicKernels* k) {
+  *k = {};
+  if (cap == 1) return VKSORT_SUCCESS;
+  const uint32_t sg = s.subgroupSize;
+  for (uint32_t c = 0; c < classes; ++c) {
+    const uint32_t capacity = cap >> c;
+    if (c > 0 && capacity < 2 * sg) break;
+    k->workgroupSize[c] = bitonicWorkgroup(capacity, maxWg);
+    k->items[c] = capacity / k->workgroupSize[c];
+  }
+  if ((cap & (cap - 1)) != 0 || cap < 2 * sg || k->items[0] > 16 ||
+      bitonicSharedBytes(cap, k->workgroupSize[0], sg, s.keyWords, index) > maxShared)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT,
+                "tuning: %s %u must be 1 (off) or a power of two from twice the subgroup size (%u), at most 16 per "
+                "invocation of its workgroup (%u invocations for this capacity), whose keys fit in shared memory",
+                field, cap, 2 * sg, bitonicWorkgroup(cap, maxWg));
+  return VKSORT_SUCCESS;
 }
 
 VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape* s) {
@@ -495,46 +525,14 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
                 t.smallMaxCount, t.smallWorkgroupSize, t.smallKeysPerThread, 2 * t.smallWorkgroupSize, maxWg);
   if (t.histogramWorkgroups < 64 || t.histogramWorkgroups > lim.maxComputeWorkGroupCount[0])
     return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: histogramWorkgroups %u out of range", t.histogramWorkgroups);
-  if (t.bitonicMaxCount != 1) {
-    // Two kernels: one for counts up to half the capacity (the network of
-    // the full capacity in a wider workgroup made 1,024 u32 keys 0.4 us
-    // slower), one for the rest; the half one only from twice the subgroup
-    // size up.
-    const uint32_t cap = t.bitonicMaxCount;
-    for (uint32_t c = 0; c < 2; ++c) {
-      const uint32_t capacity = cap >> c;
-      if (c == 1 && capacity < 2 * sg) break;
-      s->bitonicWorkgroupSize[c] = bitonicWorkgroup(capacity, maxWg);
-      s->bitonicItems[c] = capacity / s->bitonicWorkgroupSize[c];
-    }
-    if ((cap & (cap - 1)) != 0 || cap < 2 * sg || s->bitonicItems[0] > 16 ||
-        bitonicSharedBytes(cap, s->bitonicWorkgroupSize[0], sg, s->keyWords, true) > lim.maxComputeSharedMemorySize)
-      return fail(VKSORT_ERROR_INVALID_ARGUMENT,
-                  "tuning: bitonicMaxCount %u must be 1 (off) or a power of two from twice the subgroup size (%u), at "
-                  "most 16 per invocation of its workgroup (%u invocations for this capacity), whose keys fit in "
-                  "shared memory",
-                  cap, 2 * sg, bitonicWorkgroup(cap, maxWg));
-  }
-  if (t.bitonicKeysMaxCount != 1) {
-    // Up to three kernels, for the capacity, half and a quarter of it (from
-    // twice the subgroup size up): each count goes to the smallest that
-    // holds it.
-    const uint32_t cap = t.bitonicKeysMaxCount;
-    for (uint32_t c = 0; c < 3; ++c) {
-      const uint32_t capacity = cap >> c;
-      if (c > 0 && capacity < 2 * sg) break;
-      s->bitonicKeysWorkgroupSize[c] = bitonicWorkgroup(capacity, maxWg);
-      s->bitonicKeysItems[c] = capacity / s->bitonicKeysWorkgroupSize[c];
-    }
-    if ((cap & (cap - 1)) != 0 || cap < 2 * sg || s->bitonicKeysItems[0] > 16 ||
-        bitonicSharedBytes(cap, s->bitonicKeysWorkgroupSize[0], sg, s->keyWords, false) >
-            lim.maxComputeSharedMemorySize)
-      return fail(VKSORT_ERROR_INVALID_ARGUMENT,
-                  "tuning: bitonicKeysMaxCount %u must be 1 (off) or a power of two from twice the subgroup size "
-                  "(%u), at most 16 per invocation of its workgroup (%u invocations for this capacity), whose keys "
-                  "fit in shared memory",
-                  cap, 2 * sg, bitonicWorkgroup(cap, maxWg));
-  }
+  // With the index: two kernels, one for counts up to half the capacity (the
+  // network of the full capacity in a wider workgroup made 1,024 u32 keys
+  // 0.4 us slower), one for the rest. Without: also one for a quarter.
+  const uint32_t maxShared = lim.maxComputeSharedMemorySize;
+  VksortResult r = chooseBitonic(*s, maxWg, maxShared, "bitonicMaxCount", t.bitonicMaxCount, 2, true, &s->bitonic);
+  if (r == VKSORT_SUCCESS)
+    r = chooseBitonic(*s, maxWg, maxShared, "bitonicKeysMaxCount", t.bitonicKeysMaxCount, 3, false, &s->bitonicKeys);
+  if (r != VKSORT_SUCCESS) return r;
   // Where keys and values fit in shared memory together, the single-tile
   // kernel keeps them there between passes (H200, 1,024 u32 keys: 16.7 ->
   // 14.5 us); otherwise its passes go through the keys and alt buffers.
@@ -585,8 +583,8 @@ struct VksortSorter_T {
   VkPipeline medium = VK_NULL_HANDLE;           // onesweep.comp in the small path's shape (if mediumMaxCount is on)
   VkPipeline singleTileLarge = VK_NULL_HANDLE;  // the same, twice as wide, up to smallMaxCount (if on)
   // bitonic.comp: the tiny-N path (if bitonicMaxCount is on), both
-  // algorithms; [0] up to bitonicMaxCount, [1] up to half that.
-  VkPipeline bitonic[2] = {};
+  // algorithms; [0] up to bitonicMaxCount, [1] up to half that ([2] unused).
+  VkPipeline bitonic[3] = {};
   // The same without the index (if bitonicKeysMaxCount is on: keys-only
   // sorters), for sorts of every key bit; [c] up to bitonicKeysMaxCount >> c.
   VkPipeline bitonicKeys[3] = {};
@@ -677,6 +675,29 @@ VksortResult createPortablePipelines(VksortSorter s, VkPipelineCache cache) {
                        "portable scatter", &s->portableScatter);
   }
   return r;
+}
+
+// One set of bitonic.comp pipelines (`set`'s kernels), with the index or
+// without it (NO_INDEX: only for keys-only sorters).
+VksortResult createBitonicPipelines(VksortSorter s, VkPipelineCache cache, const BitonicKernels& set, bool noIndex,
+                                    VkPipeline* out) {
+  const Shape& sh = s->shape;
+  VksortResult r = VKSORT_SUCCESS;
+  for (uint32_t c = 0; c < 3 && r == VKSORT_SUCCESS && set.workgroupSize[c]; ++c) {
+    const uint32_t bc[] = {set.workgroupSize[c], sh.subgroupSize, set.items[c],  sh.keyWords,
+                           sh.keyKind,           sh.valueWords,   sh.valueIndex, noIndex};
+    r = createPipeline(s, cache, vksort_bitonic_spv, sizeof vksort_bitonic_spv, bc, 8,
+                       noIndex ? "bitonic without index" : "bitonic", &out[c]);
+  }
+  return r;
+}
+
+// The bitonic pipeline of a set (up to maxCount keys) for `count` keys: the
+// smallest kernel that holds them, or none.
+VkPipeline pickBitonic(const VkPipeline* set, uint32_t maxCount, uint32_t count) {
+  VkPipeline p = VK_NULL_HANDLE;
+  for (uint32_t c = 0; c < 3 && set[c] && count <= maxCount >> c; ++c) p = set[c];
+  return p;
 }
 
 VksortResult checkRange(const char* name, const VksortBufferRange& r, VkDeviceSize needed, VkDeviceSize alignment) {
@@ -843,30 +864,8 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
     if (vr != VK_SUCCESS) r = fail(VKSORT_ERROR_VULKAN, "vkCreatePipelineLayout failed: VkResult %d", vr);
   }
   if (r == VKSORT_SUCCESS && algorithm == VKSORT_ALGORITHM_PORTABLE) r = createPortablePipelines(s, ci->pipelineCache);
-  for (uint32_t c = 0; c < 2 && r == VKSORT_SUCCESS && shape.bitonicWorkgroupSize[c]; ++c) {
-    const uint32_t bc[] = {shape.bitonicWorkgroupSize[c],
-                           shape.subgroupSize,
-                           shape.bitonicItems[c],
-                           shape.keyWords,
-                           shape.keyKind,
-                           shape.valueWords,
-                           shape.valueIndex,
-                           0};
-    r = createPipeline(s, ci->pipelineCache, vksort_bitonic_spv, sizeof vksort_bitonic_spv, bc, 8, "bitonic",
-                       &s->bitonic[c]);
-  }
-  for (uint32_t c = 0; c < 3 && r == VKSORT_SUCCESS && shape.bitonicKeysWorkgroupSize[c]; ++c) {
-    const uint32_t bc[] = {shape.bitonicKeysWorkgroupSize[c],
-                           shape.subgroupSize,
-                           shape.bitonicKeysItems[c],
-                           shape.keyWords,
-                           shape.keyKind,
-                           0,
-                           0,
-                           1};
-    r = createPipeline(s, ci->pipelineCache, vksort_bitonic_spv, sizeof vksort_bitonic_spv, bc, 8,
-                       "bitonic without index", &s->bitonicKeys[c]);
-  }
+  if (r == VKSORT_SUCCESS) r = createBitonicPipelines(s, ci->pipelineCache, shape.bitonic, false, s->bitonic);
+  if (r == VKSORT_SUCCESS) r = createBitonicPipelines(s, ci->pipelineCache, shape.bitonicKeys, true, s->bitonicKeys);
   if (r == VKSORT_SUCCESS && algorithm == VKSORT_ALGORITHM_ONESWEEP) {
     const uint32_t hc[] = {shape.histogramWorkgroupSize, shape.subgroupSize, shape.keyWords, shape.keyKind};
     r = createPipeline(s, ci->pipelineCache, vksort_histogram_spv, sizeof vksort_histogram_spv, hc, 4, "histogram",
@@ -1201,13 +1200,9 @@ VksortResult vksortRecordSort(VksortSorter s, VkCommandBuffer cmd, const VksortS
   // keys-only sort covers every key bit (then equal sort bits are equal
   // keys), else with it; the smallest kernel that holds the count.
   VkPipeline bitonic = VK_NULL_HANDLE;
-  if (s->bitonicKeys[0] && beginBit == 0 && endBit == shape.keyBits() && info->count <= shape.t.bitonicKeysMaxCount) {
-    for (uint32_t c = 0; c < 3 && s->bitonicKeys[c] && info->count <= shape.t.bitonicKeysMaxCount >> c; ++c)
-      bitonic = s->bitonicKeys[c];
-  } else if (s->bitonic[0] && info->count <= shape.t.bitonicMaxCount) {
-    const bool half = s->bitonic[1] && info->count <= shape.t.bitonicMaxCount / 2;
-    bitonic = s->bitonic[half ? 1 : 0];
-  }
+  if (beginBit == 0 && endBit == shape.keyBits())
+    bitonic = pickBitonic(s->bitonicKeys, shape.t.bitonicKeysMaxCount, info->count);
+  if (!bitonic) bitonic = pickBitonic(s->bitonic, shape.t.bitonicMaxCount, info->count);
   if (bitonic) {
     // One workgroup, one dispatch, straight into the buffer the pass count
     // names; temp is unused.
