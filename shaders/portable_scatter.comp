@@ -15,6 +15,7 @@ layout(constant_id = 4) const uint KEY_KIND = 0;          // KEY_KIND_UNSIGNED, 
 layout(constant_id = 5) const uint VALUE_WORDS = 0;       // 0: keys only, 1: 32-bit values, 2: 64-bit values
 layout(constant_id = 6) const bool VALUE_INDEX = false;  // argsort: pass 0 makes value = input index
 layout(constant_id = 7) const uint RADIX_BITS = 8;        // 1, 2, 4 or 8
+layout(constant_id = 8) const bool ONE_WORD_STAGING = false;  // tile_sort.glsl
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 #include "portable.glsl"

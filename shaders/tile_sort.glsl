@@ -17,9 +17,9 @@
 // The includer includes common.glsl first and defines KEYS_PER_THREAD,
 // VALUE_WORDS (0, 1 or 2), VALUE_INDEX (argsort: pass 0 makes value = input
 // index), SINGLE_TILE (onesweep.comp's small-N mode: every pass in one
-// dispatch, so the pass, not the push constants, picks buffers and mapping)
-// and SHARED_PASSES (SINGLE_TILE with the tile kept in shared memory between
-// passes).
+// dispatch, so the pass, not the push constants, picks buffers and mapping),
+// SHARED_PASSES (SINGLE_TILE with the tile kept in shared memory between
+// passes) and ONE_WORD_STAGING (below).
 //
 // Loops over an invocation's keys ("for i < KEYS_PER_THREAD") are marked
 // [[unroll]]: the NVIDIA driver did not unroll all of them by itself (H100,
@@ -40,8 +40,12 @@ const uint ITEM_WORDS = KEY_WORDS > VALUE_WORDS ? KEY_WORDS : VALUE_WORDS;
 // SHARED_PASSES keeps the tile in shared memory from one pass to the next:
 // the keys in [0, KEY_WORDS TILE), the values after them, from VALUE_BASE.
 // Otherwise the values are staged where the keys were, once the keys are
-// written.
-const uint TILE_WORDS = SHARED_PASSES ? TILE * (KEY_WORDS + VALUE_WORDS) : TILE * ITEM_WORDS;
+// written. A 64-bit item is staged with both words at once (low words in
+// [0, TILE), high words in [TILE, 2 TILE)), or with ONE_WORD_STAGING in two
+// rounds through [0, TILE): low words, then high words. That round costs two
+// barriers, and lets 64-bit items have tiles as large as 32-bit ones.
+const bool SPLIT_WORDS = ONE_WORD_STAGING && !SHARED_PASSES;
+const uint TILE_WORDS = SHARED_PASSES ? TILE * (KEY_WORDS + VALUE_WORDS) : SPLIT_WORDS ? TILE : TILE * ITEM_WORDS;
 const uint VALUE_BASE = SHARED_PASSES ? TILE * KEY_WORDS : 0u;
 const uint WORK_WORDS = TILE_WORDS > HIST_WORDS ? TILE_WORDS : HIST_WORDS;
 
@@ -236,9 +240,24 @@ void sortTileLocally(uint pass, uint tileCount) {
   [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     if (itemIndex(i) < tileCount) {
       sWork[gOffs[i]] = gKeysLo[i];
-      if (KEY_WORDS == 2) sWork[TILE + gOffs[i]] = gKeysHi[i];
+      if (KEY_WORDS == 2 && !SPLIT_WORDS) sWork[TILE + gOffs[i]] = gKeysHi[i];
     }
   }
+}
+
+// SPLIT_WORDS, with sWork holding the low words of the locally
+// sorted items (keys or values) and after a barrier: this invocation's low
+// words (tile positions tid + i * WG_SIZE), then the high words staged the
+// same way in their place. Ends with the high words in sWork, after a barrier.
+void stageHighWords(uint tileCount, out uint lo[KEYS_PER_THREAD], uint hi[KEYS_PER_THREAD]) {
+  [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+    const uint p = gl_LocalInvocationIndex + i * WG_SIZE;
+    lo[i] = p < tileCount ? sWork[p] : 0u;
+  }
+  barrier();
+  [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i)
+    if (itemIndex(i) < tileCount) sWork[gOffs[i]] = hi[i];
+  barrier();
 }
 
 // After sDigitBase holds (global start - local start) per digit and a
@@ -247,12 +266,14 @@ void sortTileLocally(uint pass, uint tileCount) {
 // sWork for the next.
 void writeKeys(uint pass, uint tileCount) {
   if (SHARED_PASSES && pass + 1u != pc.passes) return;
+  uint lo[KEYS_PER_THREAD];
+  if (KEY_WORDS == 2 && SPLIT_WORDS) stageHighWords(tileCount, lo, gKeysHi);
   [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     const uint p = gl_LocalInvocationIndex + i * WG_SIZE;
     gDst[i] = 0u;
     if (p < tileCount) {
       uvec2 k = uvec2(sWork[p], 0u);
-      if (KEY_WORDS == 2) k.y = sWork[TILE + p];
+      if (KEY_WORDS == 2) k = SPLIT_WORDS ? uvec2(lo[i], k.x) : uvec2(k.x, sWork[TILE + p]);
       gDst[i] = sDigitBase[digitOf(k, pass)] + p;
       // pc.storeXor is zero before the last dispatch; SINGLE_TILE checks the pass.
       storeKeyWords(keysOut(pass), gDst[i], SINGLE_TILE && pass + 1u != pc.passes ? k : fromSortBits(k));
@@ -268,18 +289,22 @@ void writeValues(uint pass, uint tileCount) {
   [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     if (itemIndex(i) < tileCount) {
       sWork[VALUE_BASE + gOffs[i]] = gValuesLo[i];
-      if (VALUE_WORDS == 2) sWork[VALUE_BASE + TILE + gOffs[i]] = gValuesHi[i];
+      if (VALUE_WORDS == 2 && !SPLIT_WORDS) sWork[VALUE_BASE + TILE + gOffs[i]] = gValuesHi[i];
     }
   }
   barrier();
   if (SHARED_PASSES && pass + 1u != pc.passes) return;  // the next pass reads them here
+  uint lo[KEYS_PER_THREAD];
+  if (VALUE_WORDS == 2 && SPLIT_WORDS) stageHighWords(tileCount, lo, gValuesHi);
   [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     const uint p = gl_LocalInvocationIndex + i * WG_SIZE;
     if (p < tileCount) {
       if (VALUE_WORDS == 1)
         U32Buf(valuesOut(pass)).v[gDst[i]] = sWork[VALUE_BASE + p];
-      else
+      else if (!SPLIT_WORDS)
         U32x2Buf(valuesOut(pass)).v[gDst[i]] = uvec2(sWork[VALUE_BASE + p], sWork[VALUE_BASE + TILE + p]);
+      else
+        U32x2Buf(valuesOut(pass)).v[gDst[i]] = uvec2(lo[i], sWork[p]);
     }
   }
 }

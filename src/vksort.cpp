@@ -282,6 +282,7 @@ struct Shape {
   uint32_t scanWorkgroupSize;       // the portable scan's (vksort::scanShape)
   uint32_t scanItems;
   bool smallInShared;  // the single-tile kernel keeps keys and values in shared memory (TILE_IN_SHARED)
+  uint32_t maxShared;  // maxComputeSharedMemorySize
   // bitonic.comp: with the index (bitonicMaxCount: [0] that many keys, [1]
   // half as many) and without it (bitonicKeysMaxCount: [0], [1] half, [2] a
   // quarter).
@@ -324,14 +325,22 @@ VksortResult chooseTypes(const VksortCreateInfo& ci, Shape* s) {
 // look-back's sLookPrefix, sLookCount, sLookMissing). The portable scatter
 // kernel needs less (no look-back, at most as many digits). itemWords: the
 // 32-bit words sWork holds per key: the larger of the key and value sizes,
-// or their sum where the single-tile kernel keeps keys and values there
-// together between passes (TILE_IN_SHARED).
+// 1 where 64-bit items are staged a word at a time (stageOneWord), or their
+// sum where the single-tile kernel keeps keys and values there together
+// between passes (TILE_IN_SHARED).
 uint32_t onesweepSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t itemWords) {
   const uint32_t subgroups = wg / sg;
   const uint32_t tile = wg * kpt * itemWords, hist = subgroups * VKSORT_RADIX;
   const uint32_t words =
       (tile > hist ? tile : hist) + VKSORT_RADIX + 1 + VKSORT_RADIX + subgroups + 1 + 2 * VKSORT_RADIX + 2;
   return words * 4;
+}
+
+// Whether a kernel of this tile shape stages 64-bit keys and values through
+// shared memory one word at a time (tile_sort.glsl, ONE_WORD_STAGING): only
+// where both words would not fit, as the second round costs barriers.
+bool stageOneWord(const Shape& sh, uint32_t wg, uint32_t kpt) {
+  return (sh.keyWords == 2 || sh.valueWords == 2) && onesweepSharedBytes(wg, kpt, sh.subgroupSize, 2) > sh.maxShared;
 }
 
 // Shared memory of bitonic.comp, in bytes, for `capacity` keys of keyWords
@@ -389,6 +398,7 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   s->statusRmw = info.props12.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
   const uint32_t sg = s->subgroupSize;
   const uint32_t itemWords = s->keyWords > s->valueWords ? s->keyWords : s->valueWords;
+  s->maxShared = lim.maxComputeSharedMemorySize;
   // Defaults. Up to 16 subgroups keeps the per-subgroup histograms at 16 KiB,
   // with 20 keys per invocation (session 1, H100: 512 x 20 beat 512 x 15,
   // 256 x 15, 256 x 30 and 1024 x 8). On NVIDIA, 1024 x 10 (32 subgroups)
@@ -405,9 +415,15 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   s->histogramWorkgroupSize = kHistogramWorkgroupSize;
   while (s->histogramWorkgroupSize > maxWg) s->histogramWorkgroupSize /= 2;
   vksort::scanShape(maxWg, &s->scanWorkgroupSize, &s->scanItems);
-  d.keysPerThread = d.workgroupSize == 1024 ? 10 : 20;
-  while (d.keysPerThread > 1 &&
-         onesweepSharedBytes(d.workgroupSize, d.keysPerThread, sg, itemWords) > lim.maxComputeSharedMemorySize)
+  // 64-bit keys or values on NVIDIA: 1024 x 8, staged a word at a time. H100,
+  // 2^24 keys, against 1024 x 5 with both words at once: u64 keys 2210 ->
+  // 1936 us, u64 + u32 2522 -> 2324, u32 + u64 1171 -> 1043, u64 + u64 2737
+  // -> 2703; 1024 x 10 was 1.4% faster for u64 keys at 2^24 but slower at
+  // 2^20-2^22 and with values (samples/bench/results/h100-2026-11-22-j).
+  // Elsewhere (not measured) the tile shrinks until both words fit.
+  d.keysPerThread = d.workgroupSize == 1024 ? (itemWords == 2 ? 8 : 10) : 20;
+  while (d.keysPerThread > 1 && onesweepSharedBytes(d.workgroupSize, d.keysPerThread, sg, nvidia ? 1 : itemWords) >
+                                    lim.maxComputeSharedMemorySize)
     --d.keysPerThread;
   d.ringSlots = 768;
   d.lookback = 32;
@@ -504,13 +520,14 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   if (t.ringSlots > (1u << 16) || t.lookback > 4096)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: ringSlots %u > 65536 or lookback %u > 4096", t.ringSlots,
                 t.lookback);
-  if (onesweepSharedBytes(t.workgroupSize, t.keysPerThread, sg, itemWords) > lim.maxComputeSharedMemorySize)
+  // 64-bit items can always be staged a word at a time (stageOneWord).
+  if (onesweepSharedBytes(t.workgroupSize, t.keysPerThread, sg, 1) > lim.maxComputeSharedMemorySize)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                 "tuning: a tile of %u x %u keys needs %u bytes of shared memory; the device has %u", t.workgroupSize,
-                t.keysPerThread, onesweepSharedBytes(t.workgroupSize, t.keysPerThread, sg, itemWords),
+                t.keysPerThread, onesweepSharedBytes(t.workgroupSize, t.keysPerThread, sg, 1),
                 lim.maxComputeSharedMemorySize);
   if (t.smallWorkgroupSize % sg != 0 || t.smallWorkgroupSize > maxWg ||
-      onesweepSharedBytes(t.smallWorkgroupSize, t.smallKeysPerThread, sg, itemWords) > lim.maxComputeSharedMemorySize)
+      onesweepSharedBytes(t.smallWorkgroupSize, t.smallKeysPerThread, sg, 1) > lim.maxComputeSharedMemorySize)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                 "tuning: the small sort's %u x %u keys need a workgroup size that is a multiple of %u, at most %u, "
                 "and fit in shared memory",
@@ -622,8 +639,15 @@ VkDeviceSize sortTempBytes(const VksortSorter s, uint32_t count) {
   return tempBytes(s->shape);
 }
 
+// Specialization constants 0 .. constantCount - 1 of a kernel, 32 bits each
+// (onesweep.comp has the most).
+constexpr uint32_t kMaxSpecConstants = 17;
+
 VksortResult createPipeline(VksortSorter s, VkPipelineCache cache, const uint32_t* code, size_t codeBytes,
                             const uint32_t* constants, uint32_t constantCount, const char* name, VkPipeline* out) {
+  if (constantCount > kMaxSpecConstants)
+    return fail(VKSORT_ERROR_VULKAN, "%s: %u specialization constants, more than %u", name, constantCount,
+                kMaxSpecConstants);
   VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   mci.codeSize = codeBytes;
   mci.pCode = code;
@@ -631,7 +655,7 @@ VksortResult createPipeline(VksortSorter s, VkPipelineCache cache, const uint32_
   VkResult r = s->fn.createShaderModule(s->device, &mci, s->allocator, &module);
   if (r != VK_SUCCESS) return fail(VKSORT_ERROR_VULKAN, "vkCreateShaderModule(%s) failed: VkResult %d", name, r);
 
-  VkSpecializationMapEntry entries[16];
+  VkSpecializationMapEntry entries[kMaxSpecConstants];
   for (uint32_t i = 0; i < constantCount; ++i) entries[i] = {i, i * 4, 4};
   VkSpecializationInfo spec{constantCount, entries, constantCount * 4, constants};
 
@@ -669,9 +693,11 @@ VksortResult createPortablePipelines(VksortSorter s, VkPipelineCache cache) {
                        &s->portableScan[step]);
   }
   if (r == VKSORT_SUCCESS) {
-    const uint32_t sc[] = {sh.t.workgroupSize, sh.subgroupSize, sh.t.keysPerThread, sh.keyWords,
-                           sh.keyKind,         sh.valueWords,   sh.valueIndex,      s->radixBits};
-    r = createPipeline(s, cache, vksort_portable_scatter_spv, sizeof vksort_portable_scatter_spv, sc, 8,
+    const uint32_t sc[] = {
+        sh.t.workgroupSize, sh.subgroupSize, sh.t.keysPerThread,
+        sh.keyWords,        sh.keyKind,      sh.valueWords,
+        sh.valueIndex,      s->radixBits,    stageOneWord(sh, sh.t.workgroupSize, sh.t.keysPerThread)};
+    r = createPipeline(s, cache, vksort_portable_scatter_spv, sizeof vksort_portable_scatter_spv, sc, 9,
                        "portable scatter", &s->portableScatter);
   }
   return r;
@@ -875,31 +901,43 @@ VksortResult vksortCreateSorter(const VksortCreateInfo* ci, VksortSorter* pSorte
     const VksortTuning& t = shape.t;
     uint32_t tailBits = 0;
     while ((1u << tailBits) < t.tailGroup) ++tailBits;
-    uint32_t oc[] = {t.workgroupSize,     shape.subgroupSize,
-                     t.keysPerThread,     t.ringSlots,
-                     t.lookback,          tailBits,
-                     shape.statusRmw,     t.spinBudget,
-                     t.faultPublishDelay, shape.keyWords,
-                     shape.keyKind,       shape.valueWords,
-                     shape.valueIndex,    0,
-                     t.lookbackLanes,     0};
-    r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 16, "onesweep",
+    uint32_t oc[] = {t.workgroupSize,
+                     shape.subgroupSize,
+                     t.keysPerThread,
+                     t.ringSlots,
+                     t.lookback,
+                     tailBits,
+                     shape.statusRmw,
+                     t.spinBudget,
+                     t.faultPublishDelay,
+                     shape.keyWords,
+                     shape.keyKind,
+                     shape.valueWords,
+                     shape.valueIndex,
+                     0,
+                     t.lookbackLanes,
+                     0,
+                     stageOneWord(shape, t.workgroupSize, t.keysPerThread)};
+    r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 17, "onesweep",
                        &s->onesweep);
     oc[0] = t.smallWorkgroupSize;  // the small and mid-size paths: the small shape
     oc[2] = t.smallKeysPerThread;
     oc[14] = 1;  // the mid-size path's look-backs walk with one lane (vksort.h, lookbackLanes)
+    oc[16] = stageOneWord(shape, t.smallWorkgroupSize, t.smallKeysPerThread);
     if (r == VKSORT_SUCCESS && shape.hasMedium())
-      r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 16,
+      r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 17,
                          "onesweep (mid-size)", &s->medium);
     oc[13] = 1;  // SINGLE_TILE
     oc[15] = shape.smallInShared;
+    oc[16] = !shape.smallInShared && oc[16];  // the tile in shared memory keeps both words
     if (r == VKSORT_SUCCESS)
-      r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 16,
+      r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 17,
                          "onesweep (single tile)", &s->singleTile);
     oc[0] = 2 * t.smallWorkgroupSize;
     oc[15] = 1;  // only where keys and values stay in shared memory (chooseShape)
+    oc[16] = 0;
     if (r == VKSORT_SUCCESS && shape.hasLargeSingle())
-      r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 16,
+      r = createPipeline(s, ci->pipelineCache, vksort_onesweep_spv, sizeof vksort_onesweep_spv, oc, 17,
                          "onesweep (single tile, wide)", &s->singleTileLarge);
   }
   if (r != VKSORT_SUCCESS) {

@@ -283,3 +283,36 @@ TEST_CASE("both algorithms: workgroup sizes that are not powers of two") {
     }
   }
 }
+
+TEST_CASE("both algorithms: 64-bit keys and values staged a word at a time") {
+  // Tiles too large for both words of every 64-bit item in shared memory:
+  // the kernels stage the low words, then the high words (tile_sort.glsl,
+  // ONE_WORD_STAGING; the default shape on NVIDIA, never on lavapipe by
+  // default).
+  auto rng = caseRng(26);
+  const uint32_t sg = deviceSubgroupSize();
+  const uint32_t maxShared = gCtx->properties.limits.maxComputeSharedMemorySize;
+  const uint32_t wg = std::min(16 * sg, 512u);
+  // Room for the tile at one word per key beside the kernels' other shared
+  // arrays (about 1,100 words: onesweepSharedBytes in vksort.cpp).
+  const uint32_t kpt = std::min(40u, (maxShared / 4 - 1100 - wg / sg) / wg);
+  REQUIRE(2 * wg * kpt * 4 > maxShared);
+  struct Type {
+    int key, value;
+    bool descending;
+  };
+  const Type types[] = {{3, 0, false}, {4, 1, true}, {0, 2, false}, {5, 2, true}, {4, 3, false}};
+  for (VksortAlgorithm algorithm : {VKSORT_ALGORITHM_ONESWEEP, VKSORT_ALGORITHM_PORTABLE}) {
+    for (const Type& t : types) {
+      VksortTuning tuning{};
+      tuning.workgroupSize = wg;
+      tuning.keysPerThread = kpt;
+      SorterHolder s(&tuning, kKeys[t.key].type, kValues[t.value].type, algorithm);
+      const std::string what = std::string(algorithm == VKSORT_ALGORITHM_ONESWEEP ? "Onesweep" : "portable") + ", " +
+                               std::to_string(wg) + " x " + std::to_string(kpt) + " tiles";
+      for (uint32_t n : {s.tile() - 1, s.tile() + 1, 3 * s.tile() + 7})
+        checkTypedSort(s, makeCase(kKeys[t.key], kValues[t.value], t.descending, {0, 0, "all bits"}, what),
+                       makeKeys(n, kKeys[t.key], Dist::Uniform, rng));
+    }
+  }
+}

@@ -12,6 +12,10 @@ order. Rows are joined on (key, value, dist, N) -- and on the order and bit
 range, so descending or --bits rows never meet ascending full-key ones -- and
 printed as one markdown table per combination: both medians, both keys/s and
 the speed ratio CUB time / vksort time (> 1.00 means vksort is faster).
+Rows of cub_bench --carveout ("cub DeviceRadixSort, carveout P%": CUB held
+to the shared memory per SM that Vulkan gives, see cub_bench.cu) add two
+columns to their combination's table: that CUB's median and the ratio of
+its time to vksort's.
 Where CPU rows exist, a second table compares vksort with the faster CPU sort
 and names the GPU/CPU crossover.
 
@@ -30,6 +34,7 @@ import sys
 VKSORT = "vksort onesweep"
 CUB = "cub DeviceRadixSort"
 CPU_PREFIX = "cpu "
+BUDGET_PREFIX = CUB + ", carveout"
 KEY_BITS = {"u32": 32, "i32": 32, "f32": 32, "u64": 64, "i64": 64, "f64": 64}
 
 
@@ -164,16 +169,21 @@ def tables(rows):
     for g in groups:
         ns = sorted({n for a, gg, n in rows if gg == g})
         get = lambda algo, n: rows.get((algo, g, n))
+        budget = sorted({a for a, gg, _ in rows if gg == g and a.startswith(BUDGET_PREFIX)})
         if any(get(VKSORT, n) or get(CUB, n) for n in ns):
-            lines += ["", label(g), "",
-                      "| N | vksort median µs | vksort G keys/s | CUB median µs | CUB G keys/s "
-                      "| vksort/CUB speed ratio |",
-                      "|---:|---:|---:|---:|---:|---:|"]
+            head = ("| N | vksort median µs | vksort G keys/s | CUB median µs | CUB G keys/s "
+                    "| vksort/CUB speed ratio |")
+            for a in budget:
+                head += f" {a[len(CUB) + 2:]}: CUB median µs | vksort/that ratio |"
+            lines += ["", label(g), "", head, "|---:|---:|---:|---:|---:|---:|" + "---:|---:|" * len(budget)]
             for n in ns:
                 vk, cb = get(VKSORT, n), get(CUB, n)
                 if vk is None and cb is None:
                     continue
-                lines.append(f"| {n} | {us(vk)} | {gk(vk)} | {us(cb)} | {gk(cb)} | {ratio(cb, vk)} |")
+                line = f"| {n} | {us(vk)} | {gk(vk)} | {us(cb)} | {gk(cb)} | {ratio(cb, vk)} |"
+                for a in budget:
+                    line += f" {us(get(a, n))} | {ratio(get(a, n), vk)} |"
+                lines.append(line)
         cpu_algos = sorted({a for a, gg, _ in rows if gg == g and a.startswith(CPU_PREFIX)})
         if not cpu_algos:
             continue

@@ -23,6 +23,7 @@
 // 32-bit values and index, bit 2 64-bit values), -DCUB_BENCH_DESCENDING=0.
 // Run:    ./cub_bench [--sizes 1024,65536,...] [--runs 30] [--key u64] [--value u32] [--json FILE] ...
 
+#include <cuda.h>  // driver API types only; the functions come from cudaGetDriverEntryPointByVersion
 #include <cuda_runtime.h>
 #include <cub/cub.cuh>
 
@@ -109,6 +110,7 @@ struct Env {
   std::string device, driver, commit;
   cudaStream_t stream;
   cudaEvent_t ev_start, ev_stop;
+  int carveout = -1;  // --carveout, or -1
 };
 
 // Benchmarks one key type / value type / order over all sizes. Returns false
@@ -209,7 +211,8 @@ static bool run_config(const bench::CommonOptions& opt, const Env& env, FILE* js
     }
 
     bench::Row row;
-    row.algorithm = "cub DeviceRadixSort";
+    row.algorithm = env.carveout < 0 ? std::string("cub DeviceRadixSort")
+                                     : "cub DeviceRadixSort, carveout " + std::to_string(env.carveout) + "%";
     row.device = env.device;
     row.driver = env.driver;
     row.commit = env.commit;
@@ -317,8 +320,48 @@ static bool run_key(const bench::CommonOptions& opt, const Env& env, FILE* json)
 static void usage() {
   std::printf(
       "usage: cub_bench [options]\n%s"
-      "  --commit STR        the vksort commit to record in the rows (default: $VKSORT_COMMIT)\n",
+      "  --commit STR        the vksort commit to record in the rows (default: $VKSORT_COMMIT)\n"
+      "  --carveout P        ask for P%% of the largest shared memory per SM for every kernel (0-100;\n"
+      "                      default: the driver's choice). 28 gives CUB one onesweep block per SM.\n",
       bench::commonUsage());
+}
+
+// ---------------------------------------------------------------------------
+// --carveout P: ask for P percent of the SM's largest shared-memory size for
+// every kernel in this program (CUB's and the generator), as
+// cudaFuncAttributePreferredSharedMemoryCarveout does for one kernel. CUB's
+// kernels are template instances without a name we can take, so this walks
+// the module that holds them (driver API through the runtime's entry points,
+// so no -lcuda). Used to run CUB with the shared memory per SM that Vulkan
+// gives a compute pipeline on NVIDIA (48 KiB): at 28% (a 64 KB
+// configuration) one CUB onesweep block fits per SM instead of two.
+// ---------------------------------------------------------------------------
+template <class F>
+static F driver_fn(const char* name) {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult status;
+  CK(cudaGetDriverEntryPointByVersion(name, &fn, 12040, cudaEnableDefault, &status));
+  if (!fn || status != cudaDriverEntryPointSuccess) bench::fatal(kProg, std::string("no driver function ") + name);
+  return reinterpret_cast<F>(fn);
+}
+
+static void set_carveout(int percent) {
+  auto funcGetModule = driver_fn<CUresult (*)(CUmodule*, CUfunction)>("cuFuncGetModule");
+  auto moduleCount = driver_fn<CUresult (*)(unsigned int*, CUmodule)>("cuModuleGetFunctionCount");
+  auto moduleEnum = driver_fn<CUresult (*)(CUfunction*, unsigned int, CUmodule)>("cuModuleEnumerateFunctions");
+  auto funcSet = driver_fn<CUresult (*)(CUfunction, CUfunction_attribute, int)>("cuFuncSetAttribute");
+  CUfunction gen = nullptr;
+  CK(cudaGetFuncBySymbol(reinterpret_cast<cudaFunction_t*>(&gen), (const void*)gen_kernel<uint32_t>));
+  CUmodule module = nullptr;
+  unsigned int count = 0;
+  if (funcGetModule(&module, gen) != CUDA_SUCCESS || moduleCount(&count, module) != CUDA_SUCCESS)
+    bench::fatal(kProg, "--carveout: cannot find this program's module");
+  std::vector<CUfunction> fns(count);
+  if (moduleEnum(fns.data(), count, module) != CUDA_SUCCESS) bench::fatal(kProg, "--carveout: cannot list kernels");
+  for (CUfunction f : fns)
+    if (funcSet(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, percent) != CUDA_SUCCESS)
+      bench::fatal(kProg, "--carveout: cuFuncSetAttribute failed");
+  std::printf("carveout: %d%% of the largest shared-memory size asked for %u kernels\n", percent, count);
 }
 
 // ---------------------------------------------------------------------------
@@ -332,12 +375,16 @@ int main(int argc, char** argv) {
   opt.warmup = 5;
   opt.maxSize = 0xFFFFFFFFull;  // CUB gets a uint32_t item count (32-bit offsets, its fast path)
   Env env;
+  int& carveout = env.carveout;
   env.commit = std::getenv("VKSORT_COMMIT") ? std::getenv("VKSORT_COMMIT") : "unknown";
   for (int i = 1; i < argc; ++i) {
     if (bench::parseCommonOption(kProg, argc, argv, i, opt)) continue;
     const std::string a = argv[i];
     if (a == "--commit" && i + 1 < argc) {
       env.commit = argv[++i];
+    } else if (a == "--carveout" && i + 1 < argc) {
+      carveout = std::atoi(argv[++i]);
+      if (carveout < 0 || carveout > 100) bench::fatal(kProg, "--carveout takes 0-100");
     } else if (a == "-h" || a == "--help") {
       usage();
       return 0;
@@ -348,8 +395,11 @@ int main(int argc, char** argv) {
   }
   bench::resolve(kProg, opt);
 
+  // Every kernel must be loaded before --carveout can set it.
+  if (carveout >= 0) setenv("CUDA_MODULE_LOADING", "EAGER", 1);
   int dev = 0;
   CK(cudaGetDevice(&dev));
+  if (carveout >= 0) set_carveout(carveout);
   CK(cudaGetDeviceProperties(&env.prop, dev));
   int driver_version = 0, runtime_version = 0;
   CK(cudaDriverGetVersion(&driver_version));

@@ -7,6 +7,10 @@
 #   (b) u32 keys + u32 values and u64 keys at 1,024, 2,048, 8,192, 2^20, 2^24,
 #       2^26, 2^28; u64 keys + u32 values at 2^20, 2^24, 2^26
 #   (c) u32 keys at 2^24 and 2^28: lowentropy, morton (bits [0, 30)), presorted
+#   (d) CUB held to one onesweep block per SM (cub_bench --carveout 14), as
+#       Vulkan's 48 KiB of shared memory per SM would hold it: u32 keys, u32
+#       pairs and u64 keys at 2^20, 2^24, 2^26, 2^28 (extra columns in
+#       compare.md)
 # Every row is verified (bench_common.h); a wrong result fails the script but
 # the other sets still run.
 #
@@ -82,6 +86,13 @@ main() {
   for d in lowentropy morton presorted; do
     both "c-$d" --dist "$d" --sizes 16777216,268435456
   done
+  # (d) CUB at Vulkan's shared-memory budget.
+  if [ -x "$cubb" ]; then
+    local d=1048576,16777216,67108864,268435456
+    step "$cubb" --runs "$runs" --carveout 14 --json "$tmp/cub-d-u32.jsonl" --sizes $d
+    step "$cubb" --runs "$runs" --carveout 14 --json "$tmp/cub-d-u32-u32.jsonl" --value u32 --sizes $d
+    step "$cubb" --runs "$runs" --carveout 14 --json "$tmp/cub-d-u64.jsonl" --key u64 --sizes $d
+  fi
   for t in ${VKSORT_TUNINGS:-}; do
     step "$vkb" --runs 20 --sizes 16777216,268435456 --tuning "$t" --json "$tmp/tuning-${t//,/_}.jsonl"
   done
