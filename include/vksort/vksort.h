@@ -163,7 +163,8 @@ typedef enum VksortValueType {
 //   the tile (workgroupSize x keysPerThread keys, at one 32-bit word each:
 //   where both words of 64-bit keys or values would not fit, the kernels
 //   stage them a word at a time) and the per-subgroup histograms fit in the
-//   device's shared memory, and so does the small path's; lookbackLanes a power of two, at most 8 and the subgroup size.
+//   device's shared memory, and so does the small path's; lookbackLanes a
+//   power of two, at most 8 and the subgroup size.
 typedef struct VksortTuning {
   uint32_t workgroupSize;        // invocations per reorder workgroup
   uint32_t keysPerThread;        // keys each invocation ranks
