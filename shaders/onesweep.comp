@@ -53,7 +53,8 @@ layout(constant_id = 14) const uint LOOKBACK_LANES = 1;
 layout(constant_id = 15) const bool TILE_IN_SHARED = false;
 const bool SHARED_PASSES = SINGLE_TILE && TILE_IN_SHARED;
 // 64-bit keys and values go through shared memory one word at a time, so
-// that they get tiles as large as 32-bit ones (tile_sort.glsl). Not with
+// that they can have tiles as large as 32-bit ones (tile_sort.glsl); the
+// dispatcher sets it only where both words would not fit. Not with
 // SHARED_PASSES.
 layout(constant_id = 16) const bool ONE_WORD_STAGING = false;
 #define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)

@@ -245,10 +245,10 @@ void sortTileLocally(uint pass, uint tileCount) {
   }
 }
 
-// SPLIT_WORDS, with sWork holding the low words of the locally
-// sorted items (keys or values) and after a barrier: this invocation's low
-// words (tile positions tid + i * WG_SIZE), then the high words staged the
-// same way in their place. Ends with the high words in sWork, after a barrier.
+// SPLIT_WORDS only. With sWork holding the low words of the locally sorted
+// items (keys or values), after a barrier: reads this invocation's low words
+// (tile positions tid + i * WG_SIZE) into lo, then stages the high words in
+// their place. Ends with the high words in sWork, after a barrier.
 void stageHighWords(uint tileCount, out uint lo[KEYS_PER_THREAD], uint hi[KEYS_PER_THREAD]) {
   [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     const uint p = gl_LocalInvocationIndex + i * WG_SIZE;

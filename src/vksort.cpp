@@ -545,10 +545,9 @@ VksortResult chooseShape(const DeviceInfo& info, const VksortTuning* user, Shape
   // With the index: two kernels, one for counts up to half the capacity (the
   // network of the full capacity in a wider workgroup made 1,024 u32 keys
   // 0.4 us slower), one for the rest. Without: also one for a quarter.
-  const uint32_t maxShared = lim.maxComputeSharedMemorySize;
-  VksortResult r = chooseBitonic(*s, maxWg, maxShared, "bitonicMaxCount", t.bitonicMaxCount, 2, true, &s->bitonic);
+  VksortResult r = chooseBitonic(*s, maxWg, s->maxShared, "bitonicMaxCount", t.bitonicMaxCount, 2, true, &s->bitonic);
   if (r == VKSORT_SUCCESS)
-    r = chooseBitonic(*s, maxWg, maxShared, "bitonicKeysMaxCount", t.bitonicKeysMaxCount, 3, false, &s->bitonicKeys);
+    r = chooseBitonic(*s, maxWg, s->maxShared, "bitonicKeysMaxCount", t.bitonicKeysMaxCount, 3, false, &s->bitonicKeys);
   if (r != VKSORT_SUCCESS) return r;
   // Where keys and values fit in shared memory together, the single-tile
   // kernel keeps them there between passes (H200, 1,024 u32 keys: 16.7 ->
