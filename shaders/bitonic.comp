@@ -1,5 +1,6 @@
-// vksort tiny-N kernel: one workgroup sorts up to CAPACITY keys (a power of
-// two, WG_SIZE x ITEMS) in one dispatch with a bitonic sorting network.
+// vksort bitonic kernel (the bitonic and bitonic keys-only paths): one
+// workgroup sorts up to CAPACITY keys (a power of two, WG_SIZE x
+// KEYS_PER_THREAD) in one dispatch with a bitonic sorting network.
 //
 // Every key is sorted together with its input index, and pairs compare by
 // (key bits in [beginBit, endBit), index): no two elements are equal, so the
@@ -13,13 +14,13 @@
 // sort bits alone: equal sort bits are then equal keys, whose order cannot
 // be seen, and the output maps the sort bits back to keys instead of
 // reading them by index. Half the shuffles and shared memory, and a 32-bit
-// compare for 32-bit keys (H100, 1,024 u32 keys: 8.1-8.4 -> 6.7-7.0 us).
+// compare for 32-bit keys.
 //
-// Element i of the network is item e of invocation t, i = t ITEMS + e, with
+// Element i of the network is item e of invocation t, i = t KEYS_PER_THREAD + e, with
 // t the invocation's place in subgroup order (gl_SubgroupID SG_SIZE + lane),
 // so that each step's partners, i and i ^ j, are as close as they can be:
-//  - j < ITEMS: in the same invocation, compared in registers;
-//  - j < ITEMS SG_SIZE: in the same subgroup, exchanged by shuffles;
+//  - j < KEYS_PER_THREAD: in the same invocation, compared in registers;
+//  - j < KEYS_PER_THREAD SG_SIZE: in the same subgroup, exchanged by shuffles;
 //  - larger j go through shared memory, two steps per barrier where two
 //    such steps follow each other.
 // For 1,024 keys in 512 invocations of 32-lane subgroups that is 10 steps in
@@ -32,25 +33,26 @@
 // input buffer itself; every read of the input is done before the
 // workgroup's last barrier, and every write comes after it.
 #version 460
-layout(local_size_x_id = 0) in;
-layout(constant_id = 0) const uint WG_SIZE = 1024;
-layout(constant_id = 1) const uint SG_SIZE = 32;
-layout(constant_id = 2) const uint ITEMS = 1;            // elements per invocation
-layout(constant_id = 3) const uint KEY_WORDS = 1;        // 1: 32-bit keys, 2: 64-bit keys
-layout(constant_id = 4) const uint KEY_KIND = 0;         // KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
-layout(constant_id = 5) const uint VALUE_WORDS = 0;      // 0: keys only, 1: 32-bit values, 2: 64-bit values
-layout(constant_id = 6) const bool VALUE_INDEX = false;  // argsort: value = input index
+#extension GL_GOOGLE_include_directive : require
+#include "spec_constants.h"
+layout(local_size_x_id = VKSORT_SC_WG_SIZE) in;
+layout(constant_id = VKSORT_SC_WG_SIZE) const uint WG_SIZE = 1024;
+layout(constant_id = VKSORT_SC_SG_SIZE) const uint SG_SIZE = 32;
+layout(constant_id = VKSORT_SC_KEYS_PER_THREAD) const uint KEYS_PER_THREAD = 1;  // elements per invocation
+layout(constant_id = VKSORT_SC_KEY_WORDS) const uint KEY_WORDS = 1;        // 1: 32-bit keys, 2: 64-bit keys
+layout(constant_id = VKSORT_SC_KEY_KIND) const uint KEY_KIND = 0;         // KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
+layout(constant_id = VKSORT_SC_VALUE_WORDS) const uint VALUE_WORDS = 0;      // 0: keys only, 1: 32-bit values, 2: 64-bit values
+layout(constant_id = VKSORT_SC_VALUE_INDEX) const bool VALUE_INDEX = false;  // argsort: value = input index
 // Keys only, every key bit sorted: equal sort bits are equal keys, so their
 // order cannot be seen and the network carries no index; the output is the
 // sort bits mapped back to keys (the dispatcher's choice per sort).
-layout(constant_id = 7) const bool NO_INDEX = false;
+layout(constant_id = VKSORT_SC_NO_INDEX) const bool NO_INDEX = false;
 #define RADIX_BITS VKSORT_RADIX_BITS                     // unused here; common.glsl wants it
-#extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 
-const uint CAPACITY = WG_SIZE * ITEMS;
+const uint CAPACITY = WG_SIZE * KEYS_PER_THREAD;
 // Partners less than this far apart are in the same subgroup.
-const uint SHUFFLE_SPAN = ITEMS * SG_SIZE;
+const uint SHUFFLE_SPAN = KEYS_PER_THREAD * SG_SIZE;
 
 // The network's elements while a run of steps goes through shared memory:
 // sort bits (low, high) and input index.
@@ -59,7 +61,7 @@ shared uint sHi[KEY_WORDS == 2 ? CAPACITY : 1];
 shared uint sIndex[NO_INDEX ? 1 : CAPACITY];
 
 // This invocation's elements: sort bits and input index.
-uint gLo[ITEMS], gHi[ITEMS], gIndex[ITEMS];
+uint gLo[KEYS_PER_THREAD], gHi[KEYS_PER_THREAD], gIndex[KEYS_PER_THREAD];
 
 // The masks of the sorted bit range, per key word (uniform).
 uvec2 rangeMask() {
@@ -100,12 +102,12 @@ void order(inout Element a, inout Element b, bool ascending) {
 }
 
 // One step of the network whose partners are items e and e + j of the
-// same invocation (j < ITEMS, a constant at each call so that the items
+// same invocation (j < KEYS_PER_THREAD, a constant at each call so that the items
 // stay in registers).
 void registerStep(uint j, uint k, uint t) {
-  [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
+  [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
     if ((e & j) != 0u) continue;
-    const uint i = t * ITEMS + e;
+    const uint i = t * KEYS_PER_THREAD + e;
     if (after(gLo[e], gHi[e], gIndex[e], gLo[e + j], gHi[e + j], gIndex[e + j]) == ((i & k) == 0u)) {
       const uint lo = gLo[e], hi = gHi[e], index = gIndex[e];
       gLo[e] = gLo[e + j];
@@ -126,8 +128,8 @@ void main() {
   // power of two. Elements past it take no part.
   const uint size = count <= 1u ? 1u : 1u << (findMSB(count - 1u) + 1);
 
-  [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
-    const uint i = t * ITEMS + e;
+  [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
+    const uint i = t * KEYS_PER_THREAD + e;
     uvec2 k = uvec2(~0u);
     if (i < count) k = toSortBits(loadKeyWords(pc.keysIn, i)) & mask;
     gLo[e] = k.x;
@@ -137,14 +139,12 @@ void main() {
 
   // The loops over stages and steps run to constants (CAPACITY, k), so that
   // the driver can unroll the whole network, with every shuffle distance,
-  // partner and direction mask a constant (H100: 1,024 u64 keys 10.8-11.0 ->
-  // 10.5-10.6 us, 2,048 17.8-18.0 -> 16.8-17.1; u32 keys unchanged). Stages
-  // past `size` are skipped.
+  // partner and direction mask a constant. Stages past `size` are skipped.
   [[unroll]] for (uint k = 2u; k <= CAPACITY; k <<= 1) {
     if (k > size) break;  // uniform
     if (k / 2u >= SHUFFLE_SPAN) {
-      [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
-        const uint i = t * ITEMS + e;
+      [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
+        const uint i = t * KEYS_PER_THREAD + e;
         sLo[i] = gLo[e];
         if (KEY_WORDS == 2) sHi[i] = gHi[e];
         if (!NO_INDEX) sIndex[i] = gIndex[e];
@@ -188,8 +188,8 @@ void main() {
         }
         barrier();
       }
-      [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
-        const uint i = t * ITEMS + e;
+      [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
+        const uint i = t * KEYS_PER_THREAD + e;
         gLo[e] = sLo[i];
         if (KEY_WORDS == 2) gHi[e] = sHi[i];
         if (!NO_INDEX) gIndex[e] = sIndex[i];
@@ -200,13 +200,13 @@ void main() {
     // Subgroups whose elements all lie past `size` sit the rest of the stage out.
     if (gl_SubgroupID * SHUFFLE_SPAN < size) {
       // Partners in other invocations of the subgroup: element i ^ j is item
-      // e of lane ^ (j / ITEMS).
-      [[unroll]] for (uint j = min(k / 2u, SHUFFLE_SPAN / 2u); j >= ITEMS; j >>= 1) {
-        [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
-          const uint i = t * ITEMS + e;
-          const uint pLo = subgroupShuffleXor(gLo[e], j / ITEMS);
-          const uint pHi = KEY_WORDS == 2 ? subgroupShuffleXor(gHi[e], j / ITEMS) : 0u;
-          const uint pIndex = NO_INDEX ? 0u : subgroupShuffleXor(gIndex[e], j / ITEMS);
+      // e of lane ^ (j / KEYS_PER_THREAD).
+      [[unroll]] for (uint j = min(k / 2u, SHUFFLE_SPAN / 2u); j >= KEYS_PER_THREAD; j >>= 1) {
+        [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
+          const uint i = t * KEYS_PER_THREAD + e;
+          const uint pLo = subgroupShuffleXor(gLo[e], j / KEYS_PER_THREAD);
+          const uint pHi = KEY_WORDS == 2 ? subgroupShuffleXor(gHi[e], j / KEYS_PER_THREAD) : 0u;
+          const uint pIndex = NO_INDEX ? 0u : subgroupShuffleXor(gIndex[e], j / KEYS_PER_THREAD);
           // The lower element of a pair keeps the smaller one where the run
           // ascends (bit k of i clear), the larger one where it descends.
           const bool keepSmaller = ((i & j) == 0u) == ((i & k) == 0u);
@@ -218,23 +218,23 @@ void main() {
         }
       }
       // Partners in this invocation: items e and e + j.
-      if (ITEMS >= 16u && 8u < k) registerStep(8u, k, t);
-      if (ITEMS >= 8u && 4u < k) registerStep(4u, k, t);
-      if (ITEMS >= 4u && 2u < k) registerStep(2u, k, t);
-      if (ITEMS >= 2u && 1u < k) registerStep(1u, k, t);
+      if (KEYS_PER_THREAD >= 16u && 8u < k) registerStep(8u, k, t);
+      if (KEYS_PER_THREAD >= 8u && 4u < k) registerStep(4u, k, t);
+      if (KEYS_PER_THREAD >= 4u && 2u < k) registerStep(2u, k, t);
+      if (KEYS_PER_THREAD >= 2u && 1u < k) registerStep(1u, k, t);
     }
   }
 
   // Element i is output position i. Read what goes there (key and value by
   // input index: the sort bits were masked), then write once every
   // invocation has read: the output may be the input buffer.
-  uvec2 keys[ITEMS], values[ITEMS];
-  [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
+  uvec2 keys[KEYS_PER_THREAD], values[KEYS_PER_THREAD];
+  [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
     keys[e] = uvec2(0u);
     values[e] = uvec2(0u);
     if (NO_INDEX) {
       keys[e] = fromSortBits(uvec2(gLo[e], gHi[e]));
-    } else if (t * ITEMS + e < count) {
+    } else if (t * KEYS_PER_THREAD + e < count) {
       keys[e] = loadKeyWords(pc.keysIn, gIndex[e]);
       if (VALUE_INDEX)
         values[e].x = gIndex[e];
@@ -245,8 +245,8 @@ void main() {
     }
   }
   barrierAll();
-  [[unroll]] for (uint e = 0; e < ITEMS; ++e) {
-    const uint i = t * ITEMS + e;
+  [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
+    const uint i = t * KEYS_PER_THREAD + e;
     if (i < count) {
       storeKeyWords(pc.keysOut, i, keys[e]);
       if (VALUE_WORDS == 1)

@@ -43,7 +43,7 @@ uint sortCount() {
 // ---------------------------------------------------------------------------
 // Keys. A key lives in a uvec2 (x = low word, y = high word, unused for 32-bit
 // keys). Kernels sort "sort bits": an unsigned pattern whose ascending order
-// is the requested order (seed 001). The first pass maps keys to sort bits as
+// is the requested order. The first pass maps keys to sort bits as
 // it loads them, the passes in between move sort bits, and the last pass maps
 // them back as it stores them. Each mapping is an XOR chosen by the top bit:
 //   signed:   flip the sign bit;
@@ -98,12 +98,10 @@ uint digitOf(uvec2 k, uint pass) {
 
 // Workgroup barrier that also orders buffer accesses: so that a
 // happens-before chain through one invocation's atomics (the histogram's done
-// counter) covers the whole workgroup, so that one pass of the single-tile
+// counter) covers the whole workgroup, so that one pass of the one-workgroup
 // path sees the last one's writes when they go through the buffers, and so
 // that a tile's inclusive prefixes, stored by the look-back's lanes, come
-// after its counts in the same entries, stored by other invocations. (After
-// the tile ticket and before the writes, onesweep.comp's two other uses,
-// plain barriers measured the same on an H200: 820.9 against 820.6 us.)
+// after its counts in the same entries, stored by other invocations.
 void barrierAll() {
   controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup,
                  gl_StorageSemanticsShared | gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);

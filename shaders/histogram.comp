@@ -1,5 +1,6 @@
 // vksort histogram kernel: reads every key once and builds the digit
-// histograms of all passes at the same time (seed 000, "Count in Onesweep").
+// histograms of all passes at the same time (Adinets and Merrill, "Onesweep:
+// A Faster Least Significant Digit Radix Sort for GPUs").
 //
 // Persistent workgroups: the dispatcher launches only as many workgroups as
 // keep the device busy, and each walks the keys with a grid stride, so the
@@ -10,13 +11,14 @@
 // It also clears the status-ring slots the reorder passes will use, so that
 // entries left by an earlier sort can never be mistaken for this one's.
 #version 460
-layout(local_size_x_id = 0) in;
-layout(constant_id = 0) const uint WG_SIZE = 256;
-layout(constant_id = 1) const uint SG_SIZE = 32;
-layout(constant_id = 2) const uint KEY_WORDS = 1;
-layout(constant_id = 3) const uint KEY_KIND = 0;
-#define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
 #extension GL_GOOGLE_include_directive : require
+#include "spec_constants.h"
+layout(local_size_x_id = VKSORT_SC_WG_SIZE) in;
+layout(constant_id = VKSORT_SC_WG_SIZE) const uint WG_SIZE = 256;
+layout(constant_id = VKSORT_SC_SG_SIZE) const uint SG_SIZE = 32;
+layout(constant_id = VKSORT_SC_KEY_WORDS) const uint KEY_WORDS = 1;
+layout(constant_id = VKSORT_SC_KEY_KIND) const uint KEY_KIND = 0;
+#define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
 #include "common.glsl"
 
 const uint KEYS_PER_TURN = 8;
@@ -36,9 +38,8 @@ void main() {
   barrier();
 
   // KEYS_PER_TURN keys a stride apart per turn, so that their loads are in
-  // flight together; with one key per turn each load waited for the one
-  // before (H100, 2^24 u32 keys: the whole sort 757 -> 723 us with 8 keys per
-  // turn, 724 with 4).
+  // flight together; with one key per turn each load waits for the one
+  // before.
   const uint count = sortCount();
   for (uint i = gl_WorkGroupID.x * WG_SIZE + tid; i < count; i += KEYS_PER_TURN * stride) {
     uvec2 k[KEYS_PER_TURN];
@@ -68,9 +69,7 @@ void main() {
   if (!sLast) return;
 
   // Every pass's counts of a digit are loaded before any is stored, so that
-  // their loads are in flight together, then each pass is scanned (H100,
-  // against one pass's loads at a time: 65,536 u32 keys 49.2-49.5 -> 48.3-49.0
-  // us, 65,536 u64 keys 106.4-106.6 -> 105.1-105.3).
+  // their loads are in flight together, then each pass is scanned.
   for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) {
     uint v[VKSORT_MAX_PASSES];
     [[unroll]] for (uint p = 0; p < VKSORT_MAX_PASSES; ++p)

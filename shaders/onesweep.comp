@@ -1,4 +1,5 @@
-// vksort reorder kernel: one dispatch per 8-bit digit pass (Onesweep, seed 000).
+// vksort reorder kernel: one dispatch per 8-bit digit pass (Adinets and
+// Merrill, "Onesweep: A Faster Least Significant Digit Radix Sort for GPUs").
 //
 // A workgroup sorts one tile of WG_SIZE * KEYS_PER_THREAD keys (and their
 // values, if any):
@@ -22,43 +23,44 @@
 // Key types, values, order and bit range are specialization constants and
 // push constants of this one shader (see common.glsl for the key mapping).
 #version 460
-layout(local_size_x_id = 0) in;
-layout(constant_id = 0) const uint WG_SIZE = 512;
-layout(constant_id = 1) const uint SG_SIZE = 32;
-layout(constant_id = 2) const uint KEYS_PER_THREAD = 15;
-layout(constant_id = 3) const uint RING_SLOTS = 768;
-layout(constant_id = 4) const uint LOOKBACK = 32;
-layout(constant_id = 5) const uint TAIL_BITS = 5;
-layout(constant_id = 6) const bool STATUS_RMW = false;
+#extension GL_GOOGLE_include_directive : require
+#include "spec_constants.h"
+layout(local_size_x_id = VKSORT_SC_WG_SIZE) in;
+layout(constant_id = VKSORT_SC_WG_SIZE) const uint WG_SIZE = 512;
+layout(constant_id = VKSORT_SC_SG_SIZE) const uint SG_SIZE = 32;
+layout(constant_id = VKSORT_SC_KEYS_PER_THREAD) const uint KEYS_PER_THREAD = 15;
+layout(constant_id = VKSORT_SC_RING_SLOTS) const uint RING_SLOTS = 768;
+layout(constant_id = VKSORT_SC_LOOKBACK) const uint LOOKBACK = 32;
+layout(constant_id = VKSORT_SC_TAIL_BITS) const uint TAIL_BITS = 5;
+layout(constant_id = VKSORT_SC_STATUS_RMW) const bool STATUS_RMW = false;
 // Polling rounds an invocation may spend waiting per dispatch (status_ring.glsl).
-layout(constant_id = 7) const uint SPIN_BUDGET = 16384;
+layout(constant_id = VKSORT_SC_SPIN_BUDGET) const uint SPIN_BUDGET = 16384;
 // Fault injection for tests: largest extra delay before a tile publishes.
-layout(constant_id = 8) const uint PUBLISH_DELAY = 0;
-layout(constant_id = 9) const uint KEY_WORDS = 1;    // 1: 32-bit keys, 2: 64-bit keys
-layout(constant_id = 10) const uint KEY_KIND = 0;    // KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
-layout(constant_id = 11) const uint VALUE_WORDS = 0; // 0: keys only, 1: 32-bit values, 2: 64-bit values
-layout(constant_id = 12) const bool VALUE_INDEX = false;  // argsort: pass 0 makes value = input index
-// The small-N path: one workgroup sorts all keys (count <= one tile), every
+layout(constant_id = VKSORT_SC_PUBLISH_DELAY) const uint PUBLISH_DELAY = 0;
+layout(constant_id = VKSORT_SC_KEY_WORDS) const uint KEY_WORDS = 1;    // 1: 32-bit keys, 2: 64-bit keys
+layout(constant_id = VKSORT_SC_KEY_KIND) const uint KEY_KIND = 0;    // KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
+layout(constant_id = VKSORT_SC_VALUE_WORDS) const uint VALUE_WORDS = 0; // 0: keys only, 1: 32-bit values, 2: 64-bit values
+layout(constant_id = VKSORT_SC_VALUE_INDEX) const bool VALUE_INDEX = false;  // argsort: pass 0 makes value = input index
+// The one-workgroup paths: one workgroup sorts all keys (count <= one tile), every
 // pass in one dispatch, with a workgroup barrier between passes. No
 // histogram kernel, no status ring.
-layout(constant_id = 13) const bool SINGLE_TILE = false;
+layout(constant_id = VKSORT_SC_ONE_WORKGROUP) const bool ONE_WORKGROUP = false;
 // Invocations that walk one digit's look-back together (status_ring.glsl):
 // a power of two, at most 8 and SG_SIZE.
-layout(constant_id = 14) const uint LOOKBACK_LANES = 1;
-// SINGLE_TILE only: the tile's keys and values stay in shared memory between
+layout(constant_id = VKSORT_SC_LOOKBACK_LANES) const uint LOOKBACK_LANES = 1;
+// ONE_WORKGROUP only: the tile's keys and values stay in shared memory between
 // passes and only the last pass writes a buffer (the one the pass count
 // picks: keys or alt). The dispatcher sets it where keys and values fit in
 // shared memory together; otherwise the passes hand the tile over through
 // the caller's buffers, ping-ponging between keys and alt.
-layout(constant_id = 15) const bool TILE_IN_SHARED = false;
-const bool SHARED_PASSES = SINGLE_TILE && TILE_IN_SHARED;
+layout(constant_id = VKSORT_SC_TILE_IN_SHARED) const bool TILE_IN_SHARED = false;
+const bool SHARED_PASSES = ONE_WORKGROUP && TILE_IN_SHARED;
 // 64-bit keys and values go through shared memory one word at a time, so
 // that they can have tiles as large as 32-bit ones (tile_sort.glsl); the
 // dispatcher sets it only where both words would not fit. Not with
 // SHARED_PASSES.
-layout(constant_id = 16) const bool ONE_WORD_STAGING = false;
+layout(constant_id = VKSORT_SC_ONE_WORD_STAGING) const bool ONE_WORD_STAGING = false;
 #define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
-#extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 #include "tile_sort.glsl"
 #include "status_ring.glsl"
@@ -75,7 +77,7 @@ void sortTile(uint pass) {
     barrier();
   }
 
-  if (SINGLE_TILE) {
+  if (ONE_WORKGROUP) {
     if (tid == 0) sTile = 0u;
   } else if (tid == 0) {
     const uint t = atomicAdd(counters().v[VKSORT_CTR_TILE(pass)], 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
@@ -93,7 +95,7 @@ void sortTile(uint pass) {
   if (!fromShared) loadTile(pass, tileStart, tileCount);
   // The slot must be free before the first publication, after rankTile's
   // barrier; waiting here lets the tail's load overlap the key loads.
-  if (!SINGLE_TILE && tid == 0) waitForRingSlot(pass, tile);
+  if (!ONE_WORKGROUP && tid == 0) waitForRingSlot(pass, tile);
   rankTile(pass, tileCount);
   barrier();
 
@@ -111,7 +113,7 @@ void sortTile(uint pass) {
     const uint sum = tileDigitCount(d, tileCount);
     sScan[d] = sum;
     sDigitBase[d] = sum;
-    if (SINGLE_TILE)
+    if (ONE_WORKGROUP)
       ;  // nobody looks back
     else if (tile == 0u)
       publishStatus(pass, tile, d, globalStart.v[pass * VKSORT_RADIX + d] + sum, true);
@@ -127,7 +129,7 @@ void sortTile(uint pass) {
 
   // Tiles after the first look back (and publish each digit's inclusive
   // prefix once the walks of its subgroup have ended).
-  if (!SINGLE_TILE && tile != 0u) {
+  if (!ONE_WORKGROUP && tile != 0u) {
     lookBack(pass, tile, globalStart);
     barrier();
   }
@@ -135,7 +137,7 @@ void sortTile(uint pass) {
     const uint d = base + tid;
     if (d >= VKSORT_RADIX) continue;
     uint prefix;
-    if (SINGLE_TILE)
+    if (ONE_WORKGROUP)
       prefix = sScan[d];  // the only tile: local starts are global starts
     else if (tile == 0u)
       prefix = globalStart.v[pass * VKSORT_RADIX + d];
@@ -147,11 +149,11 @@ void sortTile(uint pass) {
 
   writeKeys(pass, tileCount);
   writeValues(pass, tileCount);
-  if (!SINGLE_TILE && tid == 0) retireTile(pass, tile);
+  if (!ONE_WORKGROUP && tid == 0) retireTile(pass, tile);
 }
 
 void main() {
-  if (!SINGLE_TILE) {
+  if (!ONE_WORKGROUP) {
     sortTile(pc.pass);
     return;
   }

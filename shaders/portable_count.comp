@@ -1,5 +1,5 @@
 // vksort portable path, step 1 of a digit pass: the digit histogram of each
-// tile (seed 004, "Build Histograms").
+// tile.
 //
 // The portable path is a classic LSD radix sort for GPUs that do not promise
 // forward progress to running workgroups (see VksortAlgorithm in vksort.h):
@@ -13,14 +13,15 @@
 // first key of that digit. With an indirect count, tiles past it write zeros
 // (the scan reads every entry) and read no keys.
 #version 460
-layout(local_size_x_id = 0) in;
-layout(constant_id = 0) const uint WG_SIZE = 512;
-layout(constant_id = 1) const uint SG_SIZE = 32;
-layout(constant_id = 2) const uint KEYS_PER_THREAD = 20;
-layout(constant_id = 3) const uint KEY_WORDS = 1;  // 1: 32-bit keys, 2: 64-bit keys
-layout(constant_id = 4) const uint KEY_KIND = 0;   // KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
-layout(constant_id = 5) const uint RADIX_BITS = 8;  // 1, 2, 4 or 8
 #extension GL_GOOGLE_include_directive : require
+#include "spec_constants.h"
+layout(local_size_x_id = VKSORT_SC_WG_SIZE) in;
+layout(constant_id = VKSORT_SC_WG_SIZE) const uint WG_SIZE = 512;
+layout(constant_id = VKSORT_SC_SG_SIZE) const uint SG_SIZE = 32;
+layout(constant_id = VKSORT_SC_KEYS_PER_THREAD) const uint KEYS_PER_THREAD = 20;
+layout(constant_id = VKSORT_SC_KEY_WORDS) const uint KEY_WORDS = 1;  // 1: 32-bit keys, 2: 64-bit keys
+layout(constant_id = VKSORT_SC_KEY_KIND) const uint KEY_KIND = 0;   // KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
+layout(constant_id = VKSORT_SC_RADIX_BITS) const uint RADIX_BITS = 8;  // 1, 2, 4 or 8
 #include "common.glsl"
 #include "portable.glsl"
 

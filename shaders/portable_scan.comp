@@ -1,6 +1,5 @@
 // vksort portable path, step 2 of a digit pass: the exclusive scan of the
-// tile table (seed 004, "Build Local and Global Offsets" and "Parallel Prefix
-// Sum"), in place. Afterwards entry d * numTiles + t holds the output
+// tile table, in place. Afterwards entry d * numTiles + t holds the output
 // position of tile t's first key of digit d.
 //
 // A reduce-then-scan in three dispatches, with a barrier between each, so no
@@ -11,16 +10,17 @@
 // With a single block, the dispatcher runs only the downsweep, which then
 // starts from zero.
 #version 460
-layout(local_size_x_id = 0) in;
-layout(constant_id = 0) const uint WG_SIZE = 256;
-layout(constant_id = 1) const uint SG_SIZE = 32;
-layout(constant_id = 2) const uint SCAN_ITEMS = 8;  // entries per invocation and block
-layout(constant_id = 3) const uint SCAN_STEP = 0;
-layout(constant_id = 4) const uint RADIX_BITS = 8;  // of the table: 2^R entries per tile
+#extension GL_GOOGLE_include_directive : require
+#include "spec_constants.h"
+layout(local_size_x_id = VKSORT_SC_WG_SIZE) in;
+layout(constant_id = VKSORT_SC_WG_SIZE) const uint WG_SIZE = 256;
+layout(constant_id = VKSORT_SC_SG_SIZE) const uint SG_SIZE = 32;
+layout(constant_id = VKSORT_SC_SCAN_ITEMS) const uint SCAN_ITEMS = 8;  // entries per invocation and block
+layout(constant_id = VKSORT_SC_SCAN_STEP) const uint SCAN_STEP = 0;
+layout(constant_id = VKSORT_SC_RADIX_BITS) const uint RADIX_BITS = 8;  // of the table: 2^R entries per tile
 // common.glsl's key helpers need these; the scan reads no keys.
 const uint KEY_WORDS = 1;
 const uint KEY_KIND = 0;
-#extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 #include "portable.glsl"
 

@@ -1,25 +1,26 @@
 // vksort portable path, step 3 of a digit pass: each workgroup re-reads its
 // tile, ranks and sorts it locally (tile_sort.glsl, the same code as
 // Onesweep's) and writes it out, each digit starting at the position that
-// portable_scan.comp left in the tile table (seed 004, "Scatter").
+// portable_scan.comp left in the tile table.
 //
 // Nothing here waits on another workgroup: everything a tile needs was
 // written by earlier dispatches.
 #version 460
-layout(local_size_x_id = 0) in;
-layout(constant_id = 0) const uint WG_SIZE = 512;
-layout(constant_id = 1) const uint SG_SIZE = 32;
-layout(constant_id = 2) const uint KEYS_PER_THREAD = 20;
-layout(constant_id = 3) const uint KEY_WORDS = 1;         // 1: 32-bit keys, 2: 64-bit keys
-layout(constant_id = 4) const uint KEY_KIND = 0;          // KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
-layout(constant_id = 5) const uint VALUE_WORDS = 0;       // 0: keys only, 1: 32-bit values, 2: 64-bit values
-layout(constant_id = 6) const bool VALUE_INDEX = false;  // argsort: pass 0 makes value = input index
-layout(constant_id = 7) const uint RADIX_BITS = 8;        // 1, 2, 4 or 8
-layout(constant_id = 8) const bool ONE_WORD_STAGING = false;  // tile_sort.glsl
 #extension GL_GOOGLE_include_directive : require
+#include "spec_constants.h"
+layout(local_size_x_id = VKSORT_SC_WG_SIZE) in;
+layout(constant_id = VKSORT_SC_WG_SIZE) const uint WG_SIZE = 512;
+layout(constant_id = VKSORT_SC_SG_SIZE) const uint SG_SIZE = 32;
+layout(constant_id = VKSORT_SC_KEYS_PER_THREAD) const uint KEYS_PER_THREAD = 20;
+layout(constant_id = VKSORT_SC_KEY_WORDS) const uint KEY_WORDS = 1;         // 1: 32-bit keys, 2: 64-bit keys
+layout(constant_id = VKSORT_SC_KEY_KIND) const uint KEY_KIND = 0;          // KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
+layout(constant_id = VKSORT_SC_VALUE_WORDS) const uint VALUE_WORDS = 0;       // 0: keys only, 1: 32-bit values, 2: 64-bit values
+layout(constant_id = VKSORT_SC_VALUE_INDEX) const bool VALUE_INDEX = false;  // argsort: pass 0 makes value = input index
+layout(constant_id = VKSORT_SC_RADIX_BITS) const uint RADIX_BITS = 8;        // 1, 2, 4 or 8
+layout(constant_id = VKSORT_SC_ONE_WORD_STAGING) const bool ONE_WORD_STAGING = false;  // tile_sort.glsl
 #include "common.glsl"
 #include "portable.glsl"
-const bool SINGLE_TILE = false;  // tile_sort.glsl: one pass per dispatch
+const bool ONE_WORKGROUP = false;  // tile_sort.glsl: one pass per dispatch
 const bool SHARED_PASSES = false;
 #include "tile_sort.glsl"
 

@@ -76,9 +76,9 @@ struct VksortPush {
   // Key mapping, XORed into each key as it is loaded (keys -> sort bits) and
   // stored (sort bits -> keys): words 0-1 (low, high) when the key's top bit
   // is set, words 2-3 when it is clear. Zero where a pass does not map.
-  // Computed by the dispatcher (keyMapMasks in src/vksort.cpp): as direct
+  // Computed by the dispatcher (keyMapMasks in src/plan.cpp): as direct
   // push-constant operands they cost no registers, where computing them in
-  // the shader cost 10-40% on the H100/H200.
+  // the shader costs registers in every kernel.
   VKSORT_U32 loadXor[4];
   VKSORT_U32 storeXor[4];
 };

@@ -1,6 +1,7 @@
-// The decoupled look-back over a constant-size circular status buffer
-// (seed 000, Listings 1-3), with the fallback of seed 001, so that no wait
-// is unbounded.
+// The decoupled look-back (Merrill and Garland, "Single-pass Parallel Prefix
+// Scan with Decoupled Look-back") over a constant-size circular status
+// buffer guarded by a tail iterator, with a fallback that computes a missing
+// tile's counts itself, so that no wait is unbounded (docs/design.md).
 //
 // Every tile publishes, per digit, one 64-bit entry in ring slot
 // (tile % RING_SLOTS): first its own digit count (aggregate), then, once it
@@ -24,7 +25,7 @@
 // never depend on the waiting tile itself as long as
 //     RING_SLOTS >= LOOKBACK + 2^TAIL_BITS.
 //
-// Why nothing can hang or go wrong (the argument for issue 5):
+// Why nothing can hang or go wrong:
 //  * Correctness never depends on a wait. A reader accepts only an entry
 //    whose tag is exactly tag(j), and such an entry always holds tile j's
 //    true count or prefix. When an entry is not there, the whole workgroup
@@ -162,8 +163,7 @@ uint64_t pollStatus(uint i, uint tag, bool wantInclusive) {
 // lane q tile next - 1 - q, so a walk over k tiles waits for k / LB_LANES
 // round trips instead of k. (A walk is short only if the tiles just before
 // have published their prefixes; with many tiles in flight the nearest
-// prefix is often 10-30 tiles back: H200, 2^24 keys in 1024 x 10 tiles, 9
-// tiles at the median.) When the workgroup has fewer than 256 clusters,
+// prefix is often tens of tiles back.) When the workgroup has fewer than 256 clusters,
 // each invocation walks LB_DIGITS digits one after the other.
 const uint LB_LANES = LOOKBACK_LANES;
 const uint LB_CLUSTERS = WG_SIZE / LB_LANES;                             // digits walked at once
@@ -201,8 +201,7 @@ void publishInclusive(uint pass, uint tile, uint digit, uint prefix) {
 // (then next = 0, and the tile publishes its own as soon as the subgroup's
 // walks are over, not waiting for the workgroup's) or an entry that is not
 // there (then tile next - 1 is missing). LOOKBACK tiles back it waits for
-// the inclusive prefix rather than walking on (seed 000's bounded
-// look-back): longer walks over aggregates would reach slots the ring may
+// the inclusive prefix rather than walking on (a bounded look-back): longer walks over aggregates would reach slots the ring may
 // have reused, whose loss costs a fallback. After the budget it takes the
 // aggregate and walks on. Called by whole subgroups (uniform control flow);
 // `start` and the inout values are the same in all lanes of a cluster, and

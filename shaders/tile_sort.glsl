@@ -16,14 +16,13 @@
 //
 // The includer includes common.glsl first and defines KEYS_PER_THREAD,
 // VALUE_WORDS (0, 1 or 2), VALUE_INDEX (argsort: pass 0 makes value = input
-// index), SINGLE_TILE (onesweep.comp's small-N mode: every pass in one
+// index), ONE_WORKGROUP (onesweep.comp's one-workgroup paths: every pass in one
 // dispatch, so the pass, not the push constants, picks buffers and mapping),
-// SHARED_PASSES (SINGLE_TILE with the tile kept in shared memory between
+// SHARED_PASSES (ONE_WORKGROUP with the tile kept in shared memory between
 // passes) and ONE_WORD_STAGING (below).
 //
 // Loops over an invocation's keys ("for i < KEYS_PER_THREAD") are marked
-// [[unroll]]: the NVIDIA driver did not unroll all of them by itself (H100,
-// 2^24 u32 keys with u32 values: 978 -> 930 us; keys alone unchanged).
+// [[unroll]]: the NVIDIA driver does not unroll all of them by itself.
 //
 // Loops over digits or words are written so that every invocation of the
 // workgroup takes the same number of turns ("for base += WG_SIZE, if
@@ -59,20 +58,20 @@ shared uint sWork[WORK_WORDS];
 shared uint sDigitBase[RADIX];
 
 // This pass's input and output. The push constants name them, except in
-// SINGLE_TILE mode, where pass p reads buffer p % 2 (keys, alt) and writes
+// ONE_WORKGROUP mode, where pass p reads buffer p % 2 (keys, alt) and writes
 // the other one (with SHARED_PASSES only pass 0 reads a buffer and only the
 // last pass writes one), which leaves the result where VksortResultBuffer
 // says.
-uint64_t keysIn(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.keysOut : pc.keysIn; }
-uint64_t keysOut(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.keysIn : pc.keysOut; }
-uint64_t valuesIn(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.valuesOut : pc.valuesIn; }
-uint64_t valuesOut(uint pass) { return SINGLE_TILE && pass % 2u == 1u ? pc.valuesIn : pc.valuesOut; }
+uint64_t keysIn(uint pass) { return ONE_WORKGROUP && pass % 2u == 1u ? pc.keysOut : pc.keysIn; }
+uint64_t keysOut(uint pass) { return ONE_WORKGROUP && pass % 2u == 1u ? pc.keysIn : pc.keysOut; }
+uint64_t valuesIn(uint pass) { return ONE_WORKGROUP && pass % 2u == 1u ? pc.valuesOut : pc.valuesIn; }
+uint64_t valuesOut(uint pass) { return ONE_WORKGROUP && pass % 2u == 1u ? pc.valuesIn : pc.valuesOut; }
 
 // The key at `index` of this pass's input, as sort bits (pass 0 maps them:
-// pc.loadXor is zero in later dispatches; SINGLE_TILE checks the pass).
+// pc.loadXor is zero in later dispatches; ONE_WORKGROUP checks the pass).
 uvec2 loadKey(uint pass, uint index) {
   const uvec2 k = loadKeyWords(keysIn(pass), index);
-  return SINGLE_TILE && pass != 0u ? k : toSortBits(k);
+  return ONE_WORKGROUP && pass != 0u ? k : toSortBits(k);
 }
 uint loadKeyDigit(uint pass, uint index) { return digitOf(loadKey(pass, index), pass); }
 
@@ -88,17 +87,16 @@ uint gDst[KEYS_PER_THREAD];   // output index of the key at tile position tid + 
 
 uint itemIndex(uint i) { return gl_SubgroupID * SG_KEYS + i * SG_SIZE + gl_SubgroupInvocationID; }
 
-// Subgroups that hold at least one of the tile's keys. In SINGLE_TILE mode
+// Subgroups that hold at least one of the tile's keys. In ONE_WORKGROUP mode
 // the only tile is usually partial (1,024 keys in a 1024 x 4 tile fill 8 of
 // 32 subgroups): the others rank nothing, their histograms stay zero, and
-// loops over the subgroups stop early (H200, 1,024 keys in 1024 x 4: 22.0 ->
-// 14.9 us). A subgroup without keys still takes the turns of its per-key
+// loops over the subgroups stop early. A subgroup without keys still takes the turns of its per-key
 // loops, skipping their bodies: when it skipped the loops, lavapipe sorted
 // wrongly with 33 or more keys per invocation (loops it does not unroll; see
 // the top of this file). Other kernels keep the code they had, with a
 // constant loop bound:
 // only their last tile is partial, and any of this in the multi-tile kernel
-// made 2^24 keys 1-4% slower. Use it under `if (SINGLE_TILE ...)` only.
+// makes large sorts slower. Use it under `if (ONE_WORKGROUP ...)` only.
 uint activeSubgroups(uint tileCount) { return min(NUM_SUBGROUPS, (tileCount + SG_KEYS - 1u) / SG_KEYS); }
 
 void clearSubgroupHistograms() {
@@ -140,9 +138,9 @@ void loadTile(uint pass, uint tileStart, uint tileCount) {
 // count of the digit (sWork[subgroup * RADIX + digit]), and the highest one
 // adds the group's size to it: a plain load and store, ordered by subgroup
 // barriers, as only this subgroup touches its histogram and the peers of
-// different digits store to different words. (H200: 1.5% faster at 2^24
-// keys than an atomic add whose result the leader shuffles to its peers;
-// subgroupPartitionNV instead of the ballots made ranking 2.3x slower.)
+// different digits store to different words. (This is faster than an atomic
+// add whose result the leader shuffles to its peers, and than
+// subgroupPartitionNV; docs/tuning.md.)
 // Subgroups of up to 32 lanes use one 32-bit mask word; larger ones use the
 // full uvec4 ballot. The histograms must be cleared, with a barrier, before.
 void rankTile(uint pass, uint tileCount) {
@@ -150,7 +148,7 @@ void rankTile(uint pass, uint tileCount) {
   const uint sg = gl_SubgroupID;
   // Subgroups without keys skip the work but take the loop's turns (see the
   // top of this file); uniform in the subgroup.
-  const bool hasKeys = !SINGLE_TILE || sg < activeSubgroups(tileCount);
+  const bool hasKeys = !ONE_WORKGROUP || sg < activeSubgroups(tileCount);
   [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     if (!hasKeys) continue;
     const bool valid = itemIndex(i) < tileCount;
@@ -190,7 +188,7 @@ void rankTile(uint pass, uint tileCount) {
 // subgroups' counts).
 uint tileDigitCount(uint d, uint tileCount) {
   uint sum = 0u;
-  if (SINGLE_TILE) {
+  if (ONE_WORKGROUP) {
     const uint subgroups = activeSubgroups(tileCount);
     for (uint w = 0; w < subgroups; ++w) sum += sWork[w * RADIX + d];
     return sum;
@@ -210,7 +208,7 @@ void scanTileDigits(uint tileCount) {
     const uint d = scanFirstDigit() + j;
     if (d < RADIX) {
       uint start = sScan[d];  // this invocation's own result
-      if (SINGLE_TILE) {
+      if (ONE_WORKGROUP) {
         const uint subgroups = activeSubgroups(tileCount);
         for (uint w = 0; w < subgroups; ++w) {
           const uint t = sWork[w * RADIX + d];
@@ -232,7 +230,7 @@ void scanTileDigits(uint tileCount) {
 // After scanTileDigits: makes each item's rank its position in the locally
 // sorted tile and moves the keys there, in sWork.
 void sortTileLocally(uint pass, uint tileCount) {
-  const bool hasKeys = !SINGLE_TILE || gl_SubgroupID < activeSubgroups(tileCount);
+  const bool hasKeys = !ONE_WORKGROUP || gl_SubgroupID < activeSubgroups(tileCount);
   [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     if (hasKeys) gOffs[i] += sWork[gl_SubgroupID * RADIX + digitOf(uvec2(gKeysLo[i], gKeysHi[i]), pass)];
   }
@@ -275,8 +273,8 @@ void writeKeys(uint pass, uint tileCount) {
       uvec2 k = uvec2(sWork[p], 0u);
       if (KEY_WORDS == 2) k = SPLIT_WORDS ? uvec2(lo[i], k.x) : uvec2(k.x, sWork[TILE + p]);
       gDst[i] = sDigitBase[digitOf(k, pass)] + p;
-      // pc.storeXor is zero before the last dispatch; SINGLE_TILE checks the pass.
-      storeKeyWords(keysOut(pass), gDst[i], SINGLE_TILE && pass + 1u != pc.passes ? k : fromSortBits(k));
+      // pc.storeXor is zero before the last dispatch; ONE_WORKGROUP checks the pass.
+      storeKeyWords(keysOut(pass), gDst[i], ONE_WORKGROUP && pass + 1u != pc.passes ? k : fromSortBits(k));
     }
   }
 }

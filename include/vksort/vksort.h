@@ -154,95 +154,8 @@ typedef enum VksortValueType {
   VKSORT_VALUE_INDEX = 3  // argsort: the result values are u32 input indices; vksort generates them
 } VksortValueType;
 
-// Advanced: override the kernels' shape. Zero fields mean "the tuned default
-// for this device". Tests use a tiny ring to force wrap-around; benchmarks use
-// it to compare shapes. Rules (checked at creation):
-//   workgroupSize a multiple of the subgroup size, at most 1024;
-//   tailGroup a power of two; ringSlots >= lookback + tailGroup; lookback >= 1;
-//   ringSlots <= 65536; lookback <= 4096; histogramWorkgroups >= 64;
-//   the tile (workgroupSize x keysPerThread keys, at one 32-bit word each:
-//   where both words of 64-bit keys or values would not fit, the kernels
-//   stage them a word at a time) and the per-subgroup histograms fit in the
-//   device's shared memory, and so does the small path's; lookbackLanes a
-//   power of two, at most 8 and the subgroup size.
-typedef struct VksortTuning {
-  uint32_t workgroupSize;        // invocations per reorder workgroup
-  uint32_t keysPerThread;        // keys each invocation ranks
-  uint32_t ringSlots;            // tiles in the circular status buffer (N_table)
-  uint32_t lookback;             // farthest tile a look-back reads (L_lookback < N_table)
-  uint32_t tailGroup;            // tiles that may retire out of order (2^TAIL_BITS); 1 = in order
-  uint32_t histogramWorkgroups;  // upper bound on persistent histogram workgroups
-  // Polling rounds (8 polls each) one invocation may spend waiting on other
-  // workgroups in one pass before it stops waiting and computes what it
-  // needs itself (default 16384). Waiting decides speed, never the result.
-  uint32_t spinBudget;
-  // Fault injection, for tests: each tile holds back its status for up to
-  // this many polling rounds (varying by tile) before publishing. 0 = off.
-  uint32_t faultPublishDelay;
-  // The small-N path: counts up to smallWorkgroupSize x smallKeysPerThread
-  // (and up to smallMaxCount, below, in a workgroup twice as wide) are
-  // sorted by one workgroup in one dispatch. Where the tile's keys and
-  // values fit in shared memory together, they stay there from pass to pass
-  // and only the last pass writes a buffer; otherwise (e.g. 64-bit keys with
-  // values in 512 x 8 on NVIDIA) the passes go through the keys and alt
-  // buffers (defaults: 512 x 8 on NVIDIA; elsewhere the largest workgroup up
-  // to 1024, 4 keys each).
-  uint32_t smallWorkgroupSize;
-  uint32_t smallKeysPerThread;
-  // The mid-size path: counts above the small path's (smallMaxCount) and up
-  // to mediumMaxCount are sorted by Onesweep in tiles of the small path's
-  // shape (smallWorkgroupSize x smallKeysPerThread keys), so that a mid-size
-  // sort spreads over more workgroups. Default: 2^19 on NVIDIA (H200: 65,536
-  // keys in 50 us with 512 x 8 tiles against 71 us with 1024 x 10);
-  // elsewhere off, as nothing was measured there. A value up to
-  // smallMaxCount turns it off; vksortGetTuning reports 0 when it is off.
-  // The portable algorithm has no mid-size path.
-  uint32_t mediumMaxCount;
-  // Invocations of the reorder workgroup that walk one digit's look-back
-  // together, each reading a different earlier tile's status per step (a
-  // power of two up to 8 and the subgroup size). Default: as many as the
-  // workgroup has invocations per digit (1024 invocations: 4; below 512: 1).
-  // H200, 2^24 u32 keys in 1024 x 10 tiles: 1 lane 775 us, 2 lanes 766, 4
-  // lanes 755, 8 lanes 831. The mid-size path always walks with one lane
-  // (there 2 lanes were 1-2 us slower from 16,384 to 2^19 keys).
-  uint32_t lookbackLanes;
-  // The tiny-N path: counts up to bitonicMaxCount are sorted by one
-  // workgroup in one dispatch with a bitonic network over (key, input
-  // index) pairs, which is stable. A power of two from twice the subgroup
-  // size, at most 16 keys per invocation of its workgroup (2 keys per
-  // invocation up to 512 invocations, then more keys in 512, or fewer where
-  // the device allows fewer invocations), with the keys and indices in shared
-  // memory; 1 turns it off. Both algorithms use it. Counts up to half of it
-  // go to a second kernel of half the capacity (from twice the subgroup size
-  // up). Default on NVIDIA: 2,048 (H100: 1,024 u32 keys in 8.0-8.4 us and
-  // 2,048 in 12.5 us, against 14.5 and 16.8 us with the radix sort's
-  // one-workgroup path; 2,048 u64 keys in 17.0 us against 37.1); elsewhere
-  // off, as nothing was measured there. Keys-only sorts of every key bit go
-  // to bitonicKeysMaxCount's kernels first.
-  uint32_t bitonicMaxCount;
-  // The small-N path's largest count: smallWorkgroupSize x smallKeysPerThread
-  // (one kernel), or twice that: then counts above the first kernel's go to
-  // a second one-workgroup kernel with twice the invocations (the same keys
-  // per invocation), which must keep the keys and their values in shared
-  // memory between passes. Default: twice where that fits on NVIDIA (32-bit
-  // keys without values: 512 x 8, then 1024 x 8 up to 8,192 keys; H100:
-  // 6,144 u32 keys in 31.5 us against 40.9 us with the mid-size path), and
-  // once elsewhere and whenever the small shape is given. 0 = default.
-  uint32_t smallMaxCount;
-  // The tiny-N path without the index: a keys-only sorter's sorts of every
-  // key bit (beginBit 0, endBit 0 or the key's width) up to
-  // bitonicKeysMaxCount keys go through a bitonic network over the keys
-  // alone. Equal keys are then indistinguishable, so the result is the
-  // stable one. Rules as for bitonicMaxCount, without the indices in shared
-  // memory; counts up to half and a quarter of it go to kernels of that
-  // capacity (from twice the subgroup size up). 1 turns it off (such sorts
-  // then take the paths above); sorters with values ignore it, and
-  // vksortGetTuning reports 1 for them. Default on NVIDIA: 4,096 (H100:
-  // 1,024 u32 keys in 6.7-7.0 us, 4,096 in 18.7-19.0 against 22.7-23.0 with
-  // the one-workgroup radix sort, 4,096 u64 keys in 28.0-28.3 against
-  // 49.8-50.0); elsewhere off.
-  uint32_t bitonicKeysMaxCount;
-} VksortTuning;
+// The kernels' shapes, for benchmarks and tests: see vksort_advanced.h.
+typedef struct VksortTuning VksortTuning;
 
 // Which sort vksortRecordSort records. Both give the same results for every
 // key type, value type, order, bit range and count, and both are stable.
@@ -250,10 +163,9 @@ typedef struct VksortTuning {
 //    pass, which finds each digit's output position by a decoupled
 //    look-back: a workgroup reads (and, if it must, waits for) what earlier
 //    workgroups published. Fewest passes over memory; constant temp memory.
-//    Its waits are bounded (VksortTuning::spinBudget) and never decide the
-//    result, but a GPU that lets a waiting workgroup starve one that has not
-//    run yet makes it slow, or, with a driver that never schedules the other
-//    one at all, as slow as the budget allows.
+//    Its waits are bounded and never decide the result: a workgroup that has
+//    waited too long computes what it needs itself. But a GPU that lets a
+//    waiting workgroup starve one that has not run yet makes it slow.
 //  - PORTABLE: a classic LSD radix sort in which no workgroup ever waits on
 //    another. Per pass of R = portableRadixBits bits (1, 2, 4 or 8): a count
 //    kernel writes each tile's digit histogram to a per-tile table, three
@@ -296,7 +208,7 @@ typedef struct VksortCreateInfo {
   const VkDeviceCreateInfo* pDeviceCreateInfo;
   VkPipelineCache pipelineCache;                      // optional
   const VkAllocationCallbacks* pAllocationCallbacks;  // optional; used for host and Vulkan allocations
-  const VksortTuning* pTuning;                        // optional; see VksortTuning
+  const VksortTuning* pTuning;                        // optional; see vksort_advanced.h
   VksortKeyType keyType;                              // default (0): VKSORT_KEY_U32
   VksortValueType valueType;                          // default (0): VKSORT_VALUE_NONE
   // Set when the instance was created with VK_EXT_debug_utils: every
@@ -325,12 +237,6 @@ void vksortEnableRequiredFeatures(VkPhysicalDeviceFeatures2* features2, VkPhysic
 // pAllocationCallbacks) and the only one that may be slow.
 VksortResult vksortCreateSorter(const VksortCreateInfo* pCreateInfo, VksortSorter* pSorter);
 
-// The shape the sorter was created with (defaults resolved, overrides
-// applied). tileKeys = workgroupSize * keysPerThread keys per reorder tile.
-// The portable algorithm uses the same tile (workgroupSize, keysPerThread)
-// for its count and scatter kernels and ignores the other fields.
-VksortResult vksortGetTuning(VksortSorter sorter, VksortTuning* pTuning);
-
 // The algorithm the sorter records (AUTO resolved: never
 // VKSORT_ALGORITHM_AUTO) and, if pRadixBits is not null, its digit width in
 // bits (8 for Onesweep).
@@ -351,13 +257,12 @@ void vksortDestroySorter(VksortSorter sorter);
 //    default). With the portable algorithm it grows with maxCount: the tile
 //    table, 4 x 2^R bytes per tile of maxCount (tiles of tileKeys keys, see
 //    vksortGetTuning), plus 4 bytes per 2048 table entries. With 8-bit
-//    digits and tiles of 10240 keys (512 x 20, the default with 32-wide
-//    subgroups) that is 2.5% of the size of 32-bit keys (about 100 MiB for
-//    2^30 keys); with 4-bit digits 0.16%.
+//    digits and tiles of 10240 keys that is 2.5% of the size of 32-bit keys
+//    (about 100 MiB for 2^30 keys); with 4-bit digits 0.16%.
 //    Ask with the sorter you will sort with: its algorithm decides.
+//  - count (optional, VksortSortInfo::countBuffer): one u32.
 // Alignment: key and value ranges at a multiple of their element size, temp
-// at 16 bytes, an indirect count at 4 bytes. An indirect count's buffer needs
-// STORAGE_BUFFER and SHADER_DEVICE_ADDRESS usage.
+// at 16 bytes, an indirect count at 4 bytes.
 // Every buffer must be created with the listed usage flags and bound to memory
 // allocated with VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT
 // (VkMemoryAllocateFlagsInfo), since vksort reaches them by device address.
@@ -375,6 +280,9 @@ typedef struct VksortMemoryRequirements {
   VkDeviceSize tempSize;
   VkDeviceSize tempAlignment;
   VkBufferUsageFlags tempUsage;
+  VkDeviceSize countSize;  // 4
+  VkDeviceSize countAlignment;
+  VkBufferUsageFlags countUsage;
 } VksortMemoryRequirements;
 
 VksortResult vksortGetMemoryRequirements(VksortSorter sorter, uint32_t maxCount,
@@ -382,6 +290,7 @@ VksortResult vksortGetMemoryRequirements(VksortSorter sorter, uint32_t maxCount,
 
 // A range of a buffer. size must be given explicitly (not VK_WHOLE_SIZE):
 // vksort checks it and never touches a byte outside [offset, offset + size).
+// The range must lie inside its buffer: vksort cannot query a buffer's size.
 typedef struct VksortBufferRange {
   VkBuffer buffer;
   VkDeviceSize offset;
@@ -405,7 +314,8 @@ typedef struct VksortSortInfo {
   // Optional indirect count: a u32 read by the GPU when the sort executes,
   // e.g. written by a culling pass. Values above `count` are clamped to
   // `count`. The work is sized for `count`; tiles past the real count exit at
-  // once. buffer == VK_NULL_HANDLE: use `count` as is.
+  // once. Keys and values from the live count up to `count` are neither read
+  // nor written. buffer == VK_NULL_HANDLE: use `count` as is.
   VksortBufferRange countBuffer;
   // Optional profiling hook: when not VK_NULL_HANDLE, vksort writes a
   // timestamp to query firstTimestampQuery before its first command
@@ -429,7 +339,8 @@ typedef enum VksortResultBuffer { VKSORT_RESULT_IN_KEYS = 0, VKSORT_RESULT_IN_AL
 // and belong to a queue family with compute support). On success
 // *pResultBuffer says which ranges hold the sorted keys and values. Nothing
 // is submitted, waited on or allocated. On error nothing is recorded. With a
-// count of 0 (and no countBuffer) nothing is recorded either.
+// count of 0 nothing is recorded either, with or without a countBuffer (the
+// live count can only be smaller).
 VksortResult vksortRecordSort(VksortSorter sorter, VkCommandBuffer commandBuffer, const VksortSortInfo* pSortInfo,
                               VksortResultBuffer* pResultBuffer);
 

@@ -24,8 +24,10 @@
 #   CUB_ARCH        nvcc -arch (default sm_90)
 #   CUB_BENCH_FLAGS what cub_bench compiles in (default: only the key and value
 #                   types above, ascending, to keep nvcc short; "" = everything)
-#   VKSORT_TUNINGS  e.g. "256,15 512,20": also runs those shapes for u32 keys at
-#                   2^24 and 2^28 (tuning.jsonl; not in compare.md)
+#   VKSORT_TUNINGS  space-separated --tuning values, e.g.
+#                   "workgroupSize=512,keysPerThread=20 keysPerThread=8": also
+#                   runs those shapes for u32 keys at 2^24 and 2^28
+#                   (tuning.jsonl; not in compare.md)
 #   VKSORT_COMMIT   the commit recorded in the rows (default: git HEAD)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -94,7 +96,7 @@ main() {
     step "$cubb" --runs "$runs" --carveout 14 --json "$tmp/cub-d-u64.jsonl" --key u64 --sizes $d
   fi
   for t in ${VKSORT_TUNINGS:-}; do
-    step "$vkb" --runs 20 --sizes 16777216,268435456 --tuning "$t" --json "$tmp/tuning-${t//,/_}.jsonl"
+    step "$vkb" --runs 20 --sizes 16777216,268435456 --tuning "$t" --json "$tmp/tuning-$(echo "$t" | tr ',=' '_-').jsonl"
   done
 
   cat "$tmp"/vk-*.jsonl >"$out/vksort.jsonl" 2>/dev/null

@@ -5,9 +5,7 @@
 //                [--key u32|i32|f32|u64|i64|f64] [--value none|u32|u64|index]
 //                [--dist uniform|lowentropy|morton|presorted] [--descending] [--bits B,E]
 //                [--cpu] [--cpu-max N] [--reference-max N]
-//                [--device I] [--validation] [--tuning
-//                wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay,smallwg,smallkpt,mediummax,lanes,bitonic,smallmax,
-//                bitonickeys]
+//                [--device I] [--validation] [--tuning FIELD=V,FIELD=V,...]
 //
 // Each run generates new keys (and values) on the GPU (keygen.comp, seeded per
 // run: bench_common.h describes the distributions) in a dispatch of its own,
@@ -18,7 +16,7 @@
 // the O(N) check at every size, plus std::stable_sort up to --reference-max).
 // --cpu also times std::sort and an LSD radix sort on the CPU (one thread) on
 // those same keys and prints where the GPU starts to win.
-#include <vksort/vksort.h>
+#include <vksort/vksort_advanced.h>
 
 #include <algorithm>
 #include <chrono>
@@ -171,6 +169,54 @@ std::string compilerName() {
 #endif
 }
 
+// --tuning: VksortTuning fields by name.
+struct TuningField {
+  const char* name;
+  uint32_t VksortTuning::*field;
+};
+const TuningField kTuningFields[] = {
+    {"workgroupSize", &VksortTuning::workgroupSize},
+    {"keysPerThread", &VksortTuning::keysPerThread},
+    {"histogramWorkgroups", &VksortTuning::histogramWorkgroups},
+    {"ringSlots", &VksortTuning::ringSlots},
+    {"lookback", &VksortTuning::lookback},
+    {"tailGroup", &VksortTuning::tailGroup},
+    {"lookbackLanes", &VksortTuning::lookbackLanes},
+    {"bitonicKeysMaxCount", &VksortTuning::bitonicKeysMaxCount},
+    {"bitonicMaxCount", &VksortTuning::bitonicMaxCount},
+    {"oneWorkgroupSize", &VksortTuning::oneWorkgroupSize},
+    {"oneWorkgroupKeysPerThread", &VksortTuning::oneWorkgroupKeysPerThread},
+    {"oneWorkgroupMaxCount", &VksortTuning::oneWorkgroupMaxCount},
+    {"midsizeMaxCount", &VksortTuning::midsizeMaxCount},
+};
+
+std::string tuningFieldNames() {
+  std::string names;
+  for (const TuningField& f : kTuningFields) names += std::string(names.empty() ? "" : " ") + f.name;
+  return names;
+}
+
+// Parses "field=value,field=value" ("off" = VKSORT_TUNING_OFF) into tuning.
+void parseTuning(const std::string& text, VksortTuning* tuning) {
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string item = text.substr(start, end - start);
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos) die("--tuning: '" + item + "' is not FIELD=VALUE");
+    const std::string name = item.substr(0, eq), value = item.substr(eq + 1);
+    const TuningField* field = nullptr;
+    for (const TuningField& f : kTuningFields)
+      if (name == f.name) field = &f;
+    if (!field) die("--tuning: no field '" + name + "'; fields: " + tuningFieldNames());
+    tuning->*(field->field) =
+        value == "off" ? VKSORT_TUNING_OFF
+                       : uint32_t(std::min<uint64_t>(bench::parseNumber(kProg, value.c_str(), "--tuning"), UINT32_MAX));
+    start = end + 1;
+  }
+}
+
 void usage() {
   std::printf(
       "usage: vksort_bench [options]\n%s"
@@ -181,11 +227,10 @@ void usage() {
       "  --algorithm A       auto | onesweep | portable (default auto: by driver)\n"
       "  --radix-bits R      the portable algorithm's digit width: 1, 2, 4 or 8 (default 8)\n"
       "  --validation        enable the Khronos validation layer (any message fails the run)\n"
-      "  --tuning "
-      "wg,kpt,ring,lookback,tailgroup,histwgs,spin,delay,smallwg,smallkpt,mediummax,lanes,bitonic,smallmax,\n"
-      "           bitonickeys\n"
-      "                   VksortTuning overrides (0 = default)\n",
-      bench::commonUsage());
+      "  --tuning F=V,...    VksortTuning overrides by field name (vksort_advanced.h), e.g.\n"
+      "                      workgroupSize=512,keysPerThread=20 or midsizeMaxCount=off; fields:\n"
+      "                      %s\n",
+      bench::commonUsage(), tuningFieldNames().c_str());
 }
 
 }  // namespace
@@ -229,11 +274,7 @@ int main(int argc, char** argv) {
     } else if (a == "--cpu-max") {
       cpuMax = uint32_t(std::min<uint64_t>(bench::parseNumber(kProg, next(), "--cpu-max"), UINT32_MAX));
     } else if (a == "--tuning") {
-      std::vector<uint64_t> t = bench::parseNumbers(kProg, next(), "--tuning");
-      t.resize(15, 0);
-      uint32_t u[15];
-      for (int k = 0; k < 15; ++k) u[k] = uint32_t(t[size_t(k)]);
-      tuning = {u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14]};
+      parseTuning(next(), &tuning);
       haveTuning = true;
     } else {
       usage();
@@ -287,13 +328,10 @@ int main(int argc, char** argv) {
 
   const char* commit = std::getenv("VKSORT_COMMIT") ? std::getenv("VKSORT_COMMIT") : VKSORT_GIT_COMMIT;
   std::printf("device: %s (%s), commit %s\n", ctx.deviceName().c_str(), ctx.driverDescription().c_str(), commit);
-  std::printf(
-      "key %s, value %s, dist %s, %s, bits [%u, %u), tile %u x %u (%u x %u up to N = %u); median of %d runs after %d "
-      "warm-up\n",
-      key.name, bench::kValueNames[opt.value], bench::kDistNames[opt.dist], opt.descending ? "descending" : "ascending",
-      opt.beginBit, opt.endBit, shape.workgroupSize, shape.keysPerThread, shape.smallWorkgroupSize,
-      shape.smallKeysPerThread, std::max(shape.mediumMaxCount, shape.smallWorkgroupSize * shape.smallKeysPerThread),
-      opt.runs, opt.warmup);
+  std::printf("key %s, value %s, dist %s, %s, bits [%u, %u), tile %u x %u; median of %d runs after %d warm-up\n",
+              key.name, bench::kValueNames[opt.value], bench::kDistNames[opt.dist],
+              opt.descending ? "descending" : "ascending", opt.beginBit, opt.endBit, shape.workgroupSize,
+              shape.keysPerThread, opt.runs, opt.warmup);
   // Milliseconds between two timestamps of the compute queue.
   const uint64_t tsMask = ctx.timestampValidBits >= 64 ? ~0ull : (1ull << ctx.timestampValidBits) - 1;
   auto ticksToMs = [&](uint64_t begin, uint64_t end) {
@@ -503,37 +541,19 @@ int main(int argc, char** argv) {
     row.tempBytes = req.tempSize + req.altSize + (opt.value != bench::kNoValue ? req.valuesSize : 0);
     row.verified = check.ok;
     row.check = checkWhat;
-    // The kernel this N ran with (the dispatcher's order: bitonic, then the
-    // portable algorithm, the one-workgroup radix kernels, the mid-size
-    // path, Onesweep) and its shape: workgroup x keys per invocation, or the
-    // bitonic capacity class the count falls in (half of bitonicMaxCount up
-    // to there, a kernel of its own where that is at least twice the
-    // subgroup size; for the network without the index, which keys-only
-    // sorts of every key bit use, half and a quarter of bitonicKeysMaxCount).
-    const uint32_t smallKeys = shape.smallWorkgroupSize * shape.smallKeysPerThread;
-    const bool wholeKey = opt.beginBit == 0 && (opt.endBit == 0 || opt.endBit == key.bits);
-    std::string kernel;
-    if (shape.bitonicKeysMaxCount > 1 && wholeKey && n <= shape.bitonicKeysMaxCount) {
-      uint32_t capacity = shape.bitonicKeysMaxCount;
-      for (int c = 0; c < 2 && n <= capacity / 2; ++c) capacity /= 2;
-      kernel = "bitonic without index " + std::to_string(capacity);
-    } else if (shape.bitonicMaxCount > 1 && n <= shape.bitonicMaxCount)
-      kernel = "bitonic " +
-               std::to_string(n <= shape.bitonicMaxCount / 2 ? shape.bitonicMaxCount / 2 : shape.bitonicMaxCount);
-    else if (used == VKSORT_ALGORITHM_PORTABLE)
-      kernel = "portable";
-    else if (n <= shape.smallMaxCount)
-      kernel = "one-workgroup " + std::to_string((n <= smallKeys ? 1 : 2) * shape.smallWorkgroupSize) + "x" +
-               std::to_string(shape.smallKeysPerThread);
-    else if (n <= shape.mediumMaxCount)
-      kernel = "onesweep " + std::to_string(shape.smallWorkgroupSize) + "x" + std::to_string(shape.smallKeysPerThread);
-    else
-      kernel = "onesweep " + std::to_string(shape.workgroupSize) + "x" + std::to_string(shape.keysPerThread);
+    // The path this N ran (vksortGetSortPlan) and its tile shape.
+    VksortSortInfo planned{};
+    planned.count = n;
+    planned.beginBit = opt.beginBit;
+    planned.endBit = opt.endBit;
+    VksortSortPlan plan{};
+    if (vksortGetSortPlan(sorter, &planned, &plan) != VKSORT_SUCCESS) die(vksortGetLastError());
     char extra[200];
     std::snprintf(extra, sizeof extra,
-                  "\"tuning\":\"%u,%u,%u,%u,%u,%u\",\"kernel\":\"%s\",\"timing\":\"vulkan timestamps\"",
+                  "\"tuning\":\"workgroupSize=%u,keysPerThread=%u,ringSlots=%u,lookback=%u,tailGroup=%u,"
+                  "histogramWorkgroups=%u\",\"path\":\"%s\",\"tile\":\"%ux%u\",\"timing\":\"vulkan timestamps\"",
                   shape.workgroupSize, shape.keysPerThread, shape.ringSlots, shape.lookback, shape.tailGroup,
-                  shape.histogramWorkgroups, kernel.c_str());
+                  shape.histogramWorkgroups, vksortPathName(plan.path), plan.workgroupSize, plan.keysPerThread);
     row.extra = extra;
     if (opt.times) row.timesMs = times;
     emit(row);

@@ -1,0 +1,131 @@
+// vksort advanced interface: the kernels' shapes (VksortTuning) and the plan
+// of a sort (vksortGetSortPlan). Most engines never need this header:
+// vksort picks tuned defaults per device. Use it to compare shapes in a
+// benchmark, or to find the sizes around a tile or path boundary in a test.
+// docs/tuning.md gives the measurements behind the defaults.
+#ifndef VKSORT_VKSORT_ADVANCED_H
+#define VKSORT_VKSORT_ADVANCED_H
+
+#include "vksort.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// A VksortTuning count field set to this turns its path off.
+#define VKSORT_TUNING_OFF 0xFFFFFFFFu
+
+// The kernels' shapes. Pass one through VksortCreateInfo::pTuning: zero
+// fields mean "the default for this device", and vksortGetTuning returns
+// the shape a sorter was created with. Every field is checked at creation
+// (VKSORT_ERROR_INVALID_ARGUMENT with a message naming the field).
+typedef struct VksortTuning {
+  // --- Tiles of the Onesweep reorder kernel and of the portable count and
+  // scatter kernels: workgroupSize x keysPerThread keys per workgroup.
+  // workgroupSize: a multiple of the subgroup size, at most the device's
+  // workgroup size. keysPerThread: 1 to 128. The tile and the per-subgroup
+  // digit histograms must fit in shared memory at one 32-bit word per key
+  // (64-bit keys and values then go through shared memory a word at a
+  // time).
+  uint32_t workgroupSize;
+  uint32_t keysPerThread;
+
+  // --- Onesweep: the histogram kernel, the look-back and the status ring.
+  // histogramWorkgroups: at most this many persistent histogram workgroups
+  // (at least 64).
+  uint32_t histogramWorkgroups;
+  // ringSlots: tiles in the circular status buffer (at most 65,536).
+  // lookback: the farthest earlier tile a look-back reads (1 to 4,096).
+  // tailGroup: tiles that may retire out of order (a power of two; 1 = in
+  // order). ringSlots >= lookback + tailGroup.
+  uint32_t ringSlots;
+  uint32_t lookback;
+  uint32_t tailGroup;
+  // lookbackLanes: invocations that walk one digit's look-back together,
+  // each reading a different earlier tile per step (a power of two, at most
+  // 8 and the subgroup size). Default: as many as the workgroup has
+  // invocations per digit. The mid-size Onesweep path walks with one.
+  uint32_t lookbackLanes;
+
+  // --- The small-N paths, tried in this order; a count goes to the first
+  // that holds it (vksortGetSortPlan says which).
+  // bitonicKeysMaxCount: keys-only sorters, sorts of every key bit: one
+  // workgroup sorts up to this many keys with a bitonic network over the
+  // keys alone (equal keys are indistinguishable, so the result is the
+  // stable one). Counts up to half and a quarter of it go to kernels of that
+  // capacity. A power of two from twice the subgroup size, at most 16 keys
+  // per invocation of its workgroup (512 invocations at most), with the keys
+  // in shared memory; VKSORT_TUNING_OFF turns it off. Sorters with values
+  // report VKSORT_TUNING_OFF.
+  uint32_t bitonicKeysMaxCount;
+  // bitonicMaxCount: one workgroup sorts up to this many keys with a bitonic
+  // network over (key, input index) pairs, which is stable; counts up to
+  // half of it go to a kernel of half the capacity. Rules as above, with the
+  // indices in shared memory too. Both algorithms use it.
+  uint32_t bitonicMaxCount;
+  // The one-workgroup path (Onesweep only): one workgroup of
+  // oneWorkgroupSize x oneWorkgroupKeysPerThread keys runs every pass in one
+  // dispatch. Where the tile's keys and values fit in shared memory
+  // together, they stay there from pass to pass and only the last pass
+  // writes a buffer; otherwise the passes go through keys and alt.
+  uint32_t oneWorkgroupSize;
+  uint32_t oneWorkgroupKeysPerThread;
+  // oneWorkgroupMaxCount: the one-workgroup paths' largest count: the
+  // one-workgroup shape's keys, or twice that, where the wide one-workgroup
+  // kernel (twice the invocations, the same keys per invocation) holds that
+  // many keys and their values in shared memory. Giving a one-workgroup
+  // shape without it drops the wide kernel.
+  uint32_t oneWorkgroupMaxCount;
+  // midsizeMaxCount: counts above oneWorkgroupMaxCount and up to this run
+  // Onesweep in tiles of the one-workgroup shape, which spreads a mid-size
+  // sort over more workgroups. VKSORT_TUNING_OFF (or any value up to
+  // oneWorkgroupMaxCount) turns it off. The portable algorithm has no
+  // mid-size path.
+  uint32_t midsizeMaxCount;
+} VksortTuning;
+
+// The shape the sorter was created with (defaults resolved, overrides
+// applied, paths that are off as VKSORT_TUNING_OFF). The portable algorithm
+// uses workgroupSize x keysPerThread for its count and scatter kernels and
+// the bitonic fields; it ignores the others.
+VksortResult vksortGetTuning(VksortSorter sorter, VksortTuning* pTuning);
+
+// The kernels a sort runs, by count, key type and bit range. Each has one
+// name, the same in the code, the debug labels and the benchmark's output
+// (vksortPathName).
+typedef enum VksortPath {
+  VKSORT_PATH_NONE = 0,                // "none": count 0, nothing is recorded
+  VKSORT_PATH_BITONIC_KEYS = 1,        // "bitonic keys-only": one dispatch
+  VKSORT_PATH_BITONIC = 2,             // "bitonic": one dispatch
+  VKSORT_PATH_ONE_WORKGROUP = 3,       // "one workgroup": one dispatch, every pass
+  VKSORT_PATH_WIDE_ONE_WORKGROUP = 4,  // "wide one workgroup": the same, twice as wide
+  VKSORT_PATH_MIDSIZE_ONESWEEP = 5,    // "mid-size onesweep": Onesweep in one-workgroup tiles
+  VKSORT_PATH_ONESWEEP = 6,            // "onesweep": a histogram dispatch, then one per pass
+  VKSORT_PATH_PORTABLE = 7             // "portable": count, scan and scatter dispatches per pass
+} VksortPath;
+
+// The name of a path, e.g. "mid-size onesweep".
+const char* vksortPathName(VksortPath path);
+
+// What vksortRecordSort would record for a sort.
+typedef struct VksortSortPlan {
+  VksortPath path;
+  uint32_t passes;         // digit passes (the one-dispatch paths run them in one dispatch)
+  uint32_t workgroupSize;  // invocations of the kernel that sorts the tiles
+  uint32_t keysPerThread;  // keys per invocation of that kernel
+  uint32_t tileKeys;       // keys per tile (bitonic paths: the network's capacity)
+  uint32_t tiles;          // tiles for the count (1 on the one-dispatch paths)
+  VksortResultBuffer resultBuffer;
+} VksortSortPlan;
+
+// The plan of a sort. Reads count, beginBit, endBit and countBuffer.buffer
+// of pSortInfo (its buffers are not checked); fails as vksortRecordSort
+// would on a bad count or bit range. With a countBuffer, the plan is that of
+// `count`, the most keys the sort may see.
+VksortResult vksortGetSortPlan(VksortSorter sorter, const VksortSortInfo* pSortInfo, VksortSortPlan* pPlan);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

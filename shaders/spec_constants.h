@@ -1,0 +1,48 @@
+// Shared between C++ (src/pipelines.cpp) and GLSL (shaders/*.comp): the ID of
+// every specialization constant. One ID per name in every kernel, so that a
+// constant means the same thing wherever it appears; a kernel declares only
+// those it uses, and the dispatcher fills all of them from one struct
+// (SpecConstants in src/pipelines.cpp, in ID order).
+#ifndef VKSORT_SPEC_CONSTANTS_H
+#define VKSORT_SPEC_CONSTANTS_H
+
+// Every kernel.
+#define VKSORT_SC_WG_SIZE 0  // invocations per workgroup (local_size_x)
+#define VKSORT_SC_SG_SIZE 1  // the subgroup size the kernel is built for (full subgroups)
+
+// Kernels that read keys.
+#define VKSORT_SC_KEYS_PER_THREAD 2  // keys per invocation of a tile (bitonic: elements per invocation)
+#define VKSORT_SC_KEY_WORDS 3        // 1: 32-bit keys, 2: 64-bit keys
+#define VKSORT_SC_KEY_KIND 4         // KEY_KIND_UNSIGNED, _SIGNED or _FLOAT (common.glsl)
+
+// Kernels that move values.
+#define VKSORT_SC_VALUE_WORDS 5  // 0: keys only, 1: 32-bit values, 2: 64-bit values
+#define VKSORT_SC_VALUE_INDEX 6  // argsort: pass 0 makes each value its key's input index
+
+// Kernels that sort a tile through shared memory (tile_sort.glsl).
+#define VKSORT_SC_ONE_WORD_STAGING 7  // 64-bit items go through shared memory a word at a time
+
+// The portable kernels.
+#define VKSORT_SC_RADIX_BITS 8  // digit width: 1, 2, 4 or 8
+#define VKSORT_SC_SCAN_STEP 9   // portable_scan.comp: 0 reduce, 1 scan of the block sums, 2 downsweep
+
+// onesweep.comp.
+#define VKSORT_SC_RING_SLOTS 10      // tiles in the circular status buffer
+#define VKSORT_SC_LOOKBACK 11        // farthest tile a look-back reads
+#define VKSORT_SC_TAIL_BITS 12       // log2 of the tiles that may retire out of order
+#define VKSORT_SC_STATUS_RMW 13      // ring accesses as read-modify-write atomics only
+#define VKSORT_SC_SPIN_BUDGET 14     // polling rounds an invocation may spend waiting per pass
+#define VKSORT_SC_PUBLISH_DELAY 15   // fault injection for tests: largest delay before a tile publishes
+#define VKSORT_SC_LOOKBACK_LANES 16  // invocations that walk one digit's look-back together
+#define VKSORT_SC_ONE_WORKGROUP 17   // the one-workgroup paths: every pass in one dispatch
+#define VKSORT_SC_TILE_IN_SHARED 18  // ONE_WORKGROUP: keys and values stay in shared memory between passes
+
+// bitonic.comp.
+#define VKSORT_SC_NO_INDEX 19  // sort the keys alone (bitonic keys-only)
+
+// portable_scan.comp.
+#define VKSORT_SC_SCAN_ITEMS 20  // table entries per invocation and block
+
+#define VKSORT_SC_COUNT 21
+
+#endif

@@ -1,0 +1,221 @@
+// What the dispatcher's files share. Data flows one way:
+//   vksort.cpp (entry points)
+//     -> device.cpp (what the device has and the caller enabled)
+//     -> tuning.cpp (a Config: the kernels' shapes for this device and key type)
+//     -> pipelines.cpp (one pipeline per kernel variant the Config needs)
+//     -> plan.cpp (planSort: a Plan for one sort; no Vulkan calls)
+//     -> record.cpp (recordPlan: the dispatches and barriers)
+//     -> shaders/*.comp
+#ifndef VKSORT_INTERNAL_H
+#define VKSORT_INTERNAL_H
+
+#include <stdint.h>
+
+#include "push.h"
+#include "spec_constants.h"
+#include "testing.h"
+#include "vksort/vksort_advanced.h"
+
+namespace vksort {
+
+// Errors: a per-thread message, like errno, so that concurrent recording on
+// one sorter needs no lock. fail() sets it and returns code.
+VksortResult fail(VksortResult code, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void clearError();
+const char* lastError();
+
+// Reads a C enum field as the integer a C caller may have put there: an
+// out-of-range value must be reported, and loading it as the C++ enum type
+// would be undefined behaviour.
+uint32_t enumValue(const void* field);
+
+// ---------------------------------------------------------------------------
+// device.cpp
+// ---------------------------------------------------------------------------
+struct InstanceFunctions {
+  PFN_vkGetPhysicalDeviceProperties2 getPhysicalDeviceProperties2 = nullptr;
+  PFN_vkGetPhysicalDeviceFeatures2 getPhysicalDeviceFeatures2 = nullptr;
+  PFN_vkGetDeviceProcAddr getDeviceProcAddr = nullptr;
+};
+
+struct DeviceFunctions {
+  PFN_vkCreateShaderModule createShaderModule;
+  PFN_vkDestroyShaderModule destroyShaderModule;
+  PFN_vkCreatePipelineLayout createPipelineLayout;
+  PFN_vkDestroyPipelineLayout destroyPipelineLayout;
+  PFN_vkCreateComputePipelines createComputePipelines;
+  PFN_vkDestroyPipeline destroyPipeline;
+  PFN_vkGetBufferDeviceAddress getBufferDeviceAddress;
+  PFN_vkCmdBindPipeline cmdBindPipeline;
+  PFN_vkCmdPushConstants cmdPushConstants;
+  PFN_vkCmdDispatch cmdDispatch;
+  PFN_vkCmdPipelineBarrier cmdPipelineBarrier;
+  PFN_vkCmdFillBuffer cmdFillBuffer;
+  PFN_vkCmdWriteTimestamp cmdWriteTimestamp;
+  // VK_EXT_debug_utils, loaded only when VksortCreateInfo::debugLabels is set.
+  PFN_vkCmdBeginDebugUtilsLabelEXT cmdBeginDebugUtilsLabel;
+  PFN_vkCmdEndDebugUtilsLabelEXT cmdEndDebugUtilsLabel;
+};
+
+// What vksort reads of a physical device.
+struct DeviceInfo {
+  VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  VkPhysicalDeviceVulkan11Properties props11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+  VkPhysicalDeviceVulkan12Properties props12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
+  VkPhysicalDeviceVulkan13Properties props13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_PROPERTIES};
+  VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceVulkan13Features features13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+};
+
+VksortResult loadInstanceFunctions(VkInstance instance, PFN_vkGetInstanceProcAddr gipa, InstanceFunctions* f);
+VksortResult loadDeviceFunctions(VkDevice device, PFN_vkGetDeviceProcAddr gdpa, DeviceFunctions* f);
+void queryDevice(const InstanceFunctions& fn, VkPhysicalDevice pd, DeviceInfo* info);
+// Whether the physical device has every feature and property vksort needs;
+// the message lists what it lacks.
+VksortResult checkSupport(const DeviceInfo& info);
+// Whether the caller enabled every feature vksort needs on its device.
+VksortResult checkEnabled(const VkDeviceCreateInfo& ci);
+// Whether the driver is known to give running workgroups forward progress,
+// which Onesweep's look-back needs (the table is in vksort.h, at
+// VksortAlgorithm). Unknown drivers get no.
+bool driverHasForwardProgress(VkDriverId driver);
+// Sets (never clears) the feature bits vksort needs.
+void enableRequiredFeatures(VkPhysicalDeviceFeatures2* features2, VkPhysicalDeviceVulkan12Features* features12,
+                            VkPhysicalDeviceVulkan13Features* features13);
+
+// ---------------------------------------------------------------------------
+// tuning.cpp: the Config of a sorter
+// ---------------------------------------------------------------------------
+// A set of bitonic.comp kernels by capacity: kernel c sorts up to
+// workgroupSize[c] x keysPerThread[c] keys, half as many as kernel c - 1;
+// workgroup size 0 = no kernel.
+struct BitonicKernels {
+  uint32_t workgroupSize[3];
+  uint32_t keysPerThread[3];
+};
+
+// Everything a sorter decides at creation, as plain values: which algorithm,
+// the kernels' shapes for this device and key type. No Vulkan handles, so
+// that planSort can be tested without a GPU.
+struct Config {
+  // What is sorted.
+  uint32_t keyWords;    // 1: 32-bit keys, 2: 64-bit keys
+  uint32_t keyKind;     // KEY_KIND_* of common.glsl: 0 unsigned, 1 signed, 2 float
+  uint32_t valueWords;  // 0: keys only, 1: 32-bit values (and argsort), 2: 64-bit values
+  bool valueIndex;      // argsort
+  // The device.
+  uint32_t subgroupSize;
+  bool pinSubgroupSize;  // pass VkPipelineShaderStageRequiredSubgroupSizeCreateInfo
+  bool statusRmw;        // status ring through read-modify-write atomics only (status_ring.glsl)
+  uint32_t maxShared;    // maxComputeSharedMemorySize
+  uint32_t maxWorkgroupSize;
+  uint32_t maxDispatchX;  // maxComputeWorkGroupCount[0]
+  // The algorithm (AUTO resolved) and its digit width.
+  VksortAlgorithm algorithm;
+  uint32_t radixBits;
+  // The tuning, defaults resolved and overrides applied; paths that are off
+  // hold VKSORT_TUNING_OFF.
+  VksortTuning t;
+  VksortTestingHooks hooks;         // resolved: spinBudget > 0
+  uint32_t histogramWorkgroupSize;  // 256, or less where the device allows fewer invocations
+  uint32_t scanWorkgroupSize;       // the portable scan's
+  uint32_t scanItems;               // table entries per scan invocation
+  bool oneWorkgroupInShared;        // the one-workgroup kernel keeps keys and values in shared memory
+  BitonicKernels bitonic;           // with the index: up to bitonicMaxCount, and half
+  BitonicKernels bitonicKeys;       // without it: up to bitonicKeysMaxCount, half and a quarter
+
+  uint32_t tileKeys() const { return t.workgroupSize * t.keysPerThread; }
+  uint32_t oneWorkgroupKeys() const { return t.oneWorkgroupSize * t.oneWorkgroupKeysPerThread; }
+  bool hasWideOneWorkgroup() const { return t.oneWorkgroupMaxCount > oneWorkgroupKeys(); }
+  bool hasMidsize() const { return t.midsizeMaxCount != VKSORT_TUNING_OFF; }
+  uint32_t keyBits() const { return 32 * keyWords; }
+  uint32_t keyBytes() const { return 4 * keyWords; }
+  uint32_t valueBytes() const { return 4 * valueWords; }
+};
+
+// Resolves the create info (key and value types, algorithm, tuning) for a
+// device into a Config, checking every field.
+VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, const VksortTestingHooks* hooks,
+                          Config* config);
+// Whether a tile of this shape stages 64-bit keys and values through shared
+// memory a word at a time (tile_sort.glsl, ONE_WORD_STAGING).
+bool stageOneWord(const Config& c, uint32_t workgroupSize, uint32_t keysPerThread);
+
+// ---------------------------------------------------------------------------
+// plan.cpp: one sort, as a value
+// ---------------------------------------------------------------------------
+constexpr VkDeviceSize kTempAlignment = 16;
+
+// The portable algorithm's table scan: kScanBlock table entries per block,
+// the same on every device, so that temp memory is too.
+constexpr uint32_t kScanBlock = 2048;
+
+// The temp bytes a sort of up to count keys needs.
+VkDeviceSize tempBytes(const Config& c, uint32_t count);
+
+struct Plan {
+  VksortSortPlan summary;        // what vksortGetSortPlan reports
+  uint32_t kernel;               // bitonic paths: which kernel of the set (capacity >> kernel)
+  uint32_t histogramWorkgroups;  // Onesweep paths
+  uint32_t scanBlocks;           // portable: blocks of the table scan
+  uint32_t tileGrid[2];          // portable: workgroups in x and y for the tiles
+  uint32_t blockGrid[2];         // portable: and for the scan blocks
+  VkDeviceSize tempBytes;        // what temp must hold
+  VksortPush push;               // every field but the device addresses
+  uint32_t storeXor[4];          // the last pass's key mapping (push.storeXor is per pass)
+};
+
+// Plans a sort: checks count and bit range, picks the path, the passes and
+// the shapes, and fills the push constants. Makes no Vulkan calls.
+VksortResult planSort(const Config& c, const VksortSortInfo& info, Plan* plan);
+// Checks the sort's buffer ranges against the plan: sizes, alignment,
+// overlaps.
+VksortResult checkRanges(const Config& c, const VksortSortInfo& info, const Plan& plan);
+
+// ---------------------------------------------------------------------------
+// pipelines.cpp
+// ---------------------------------------------------------------------------
+struct Pipelines {
+  VkPipelineLayout layout;
+  VkPipeline histogram;
+  VkPipeline onesweep;
+  VkPipeline midsizeOnesweep;   // onesweep.comp in the one-workgroup tile shape
+  VkPipeline oneWorkgroup;      // onesweep.comp with ONE_WORKGROUP
+  VkPipeline wideOneWorkgroup;  // the same, twice as wide
+  VkPipeline bitonic[3];        // [c]: up to bitonicMaxCount >> c ([2] unused)
+  VkPipeline bitonicKeys[3];    // [c]: up to bitonicKeysMaxCount >> c
+  VkPipeline portableCount;
+  VkPipeline portableScan[3];  // reduce, scan of the block sums, downsweep
+  VkPipeline portableScatter;
+};
+
+}  // namespace vksort
+
+// The sorter: immutable after creation.
+struct VksortSorter_T {
+  VkDevice device = VK_NULL_HANDLE;
+  const VkAllocationCallbacks* allocator = nullptr;
+  VkAllocationCallbacks allocatorCopy{};
+  vksort::DeviceFunctions fn{};
+  vksort::Config config{};
+  vksort::Pipelines pipelines{};
+};
+
+namespace vksort {
+
+VksortResult createPipelines(VksortSorter s, VkPipelineCache cache);
+void destroyPipelines(VksortSorter s);
+
+// ---------------------------------------------------------------------------
+// record.cpp
+// ---------------------------------------------------------------------------
+void recordPlan(const VksortSorter s, VkCommandBuffer cmd, const VksortSortInfo& info, const Plan& plan);
+
+}  // namespace vksort
+
+#endif

@@ -1,0 +1,229 @@
+// The sorter's pipelines: one per kernel variant its Config needs, each
+// specialized by name (shaders/spec_constants.h) from the Config.
+#include <cstddef>
+
+#include "internal.h"
+#include "vksort_bitonic_spv.h"
+#include "vksort_histogram_spv.h"
+#include "vksort_onesweep_spv.h"
+#include "vksort_portable_count_spv.h"
+#include "vksort_portable_scan_spv.h"
+#include "vksort_portable_scatter_spv.h"
+
+namespace vksort {
+
+namespace {
+
+static_assert(sizeof(VksortPush) == 112, "push constants must match the GLSL std430 layout");
+
+// Every specialization constant, one 32-bit field per ID of
+// spec_constants.h, in ID order. Each kernel reads the ones it declares.
+struct SpecConstants {
+  uint32_t wgSize;
+  uint32_t sgSize;
+  uint32_t keysPerThread;
+  uint32_t keyWords;
+  uint32_t keyKind;
+  uint32_t valueWords;
+  uint32_t valueIndex;
+  uint32_t oneWordStaging;
+  uint32_t radixBits;
+  uint32_t scanStep;
+  uint32_t ringSlots;
+  uint32_t lookback;
+  uint32_t tailBits;
+  uint32_t statusRmw;
+  uint32_t spinBudget;
+  uint32_t publishDelay;
+  uint32_t lookbackLanes;
+  uint32_t oneWorkgroup;
+  uint32_t tileInShared;
+  uint32_t noIndex;
+  uint32_t scanItems;
+};
+
+#define VKSORT_CHECK_ID(field, id) static_assert(offsetof(SpecConstants, field) == 4 * (id), #field " != " #id)
+VKSORT_CHECK_ID(wgSize, VKSORT_SC_WG_SIZE);
+VKSORT_CHECK_ID(sgSize, VKSORT_SC_SG_SIZE);
+VKSORT_CHECK_ID(keysPerThread, VKSORT_SC_KEYS_PER_THREAD);
+VKSORT_CHECK_ID(keyWords, VKSORT_SC_KEY_WORDS);
+VKSORT_CHECK_ID(keyKind, VKSORT_SC_KEY_KIND);
+VKSORT_CHECK_ID(valueWords, VKSORT_SC_VALUE_WORDS);
+VKSORT_CHECK_ID(valueIndex, VKSORT_SC_VALUE_INDEX);
+VKSORT_CHECK_ID(oneWordStaging, VKSORT_SC_ONE_WORD_STAGING);
+VKSORT_CHECK_ID(radixBits, VKSORT_SC_RADIX_BITS);
+VKSORT_CHECK_ID(scanStep, VKSORT_SC_SCAN_STEP);
+VKSORT_CHECK_ID(ringSlots, VKSORT_SC_RING_SLOTS);
+VKSORT_CHECK_ID(lookback, VKSORT_SC_LOOKBACK);
+VKSORT_CHECK_ID(tailBits, VKSORT_SC_TAIL_BITS);
+VKSORT_CHECK_ID(statusRmw, VKSORT_SC_STATUS_RMW);
+VKSORT_CHECK_ID(spinBudget, VKSORT_SC_SPIN_BUDGET);
+VKSORT_CHECK_ID(publishDelay, VKSORT_SC_PUBLISH_DELAY);
+VKSORT_CHECK_ID(lookbackLanes, VKSORT_SC_LOOKBACK_LANES);
+VKSORT_CHECK_ID(oneWorkgroup, VKSORT_SC_ONE_WORKGROUP);
+VKSORT_CHECK_ID(tileInShared, VKSORT_SC_TILE_IN_SHARED);
+VKSORT_CHECK_ID(noIndex, VKSORT_SC_NO_INDEX);
+VKSORT_CHECK_ID(scanItems, VKSORT_SC_SCAN_ITEMS);
+#undef VKSORT_CHECK_ID
+static_assert(sizeof(SpecConstants) == 4 * VKSORT_SC_COUNT, "one field per specialization constant");
+
+// The constants every kernel of a sorter shares: the device's subgroup size
+// and the key and value types.
+SpecConstants commonConstants(const Config& c, uint32_t wgSize, uint32_t keysPerThread) {
+  SpecConstants sc{};
+  sc.wgSize = wgSize;
+  sc.sgSize = c.subgroupSize;
+  sc.keysPerThread = keysPerThread;
+  sc.keyWords = c.keyWords;
+  sc.keyKind = c.keyKind;
+  sc.valueWords = c.valueWords;
+  sc.valueIndex = c.valueIndex;
+  sc.oneWordStaging = stageOneWord(c, wgSize, keysPerThread);
+  sc.radixBits = c.radixBits;
+  return sc;
+}
+
+// onesweep.comp in a tile shape, for the multi-tile paths.
+SpecConstants onesweepConstants(const Config& c, uint32_t wgSize, uint32_t keysPerThread, uint32_t lookbackLanes) {
+  SpecConstants sc = commonConstants(c, wgSize, keysPerThread);
+  sc.ringSlots = c.t.ringSlots;
+  sc.lookback = c.t.lookback;
+  while ((1u << sc.tailBits) < c.t.tailGroup) ++sc.tailBits;
+  sc.statusRmw = c.statusRmw;
+  sc.spinBudget = c.hooks.spinBudget;
+  sc.publishDelay = c.hooks.faultPublishDelay;
+  sc.lookbackLanes = lookbackLanes;
+  return sc;
+}
+
+// onesweep.comp as the one-workgroup kernel (wide: twice the invocations,
+// only where keys and values stay in shared memory between passes).
+SpecConstants oneWorkgroupConstants(const Config& c, bool wide) {
+  SpecConstants sc = onesweepConstants(c, (wide ? 2 : 1) * c.t.oneWorkgroupSize, c.t.oneWorkgroupKeysPerThread, 1);
+  sc.oneWorkgroup = 1;
+  sc.tileInShared = wide || c.oneWorkgroupInShared;
+  if (sc.tileInShared) sc.oneWordStaging = 0;  // the tile in shared memory keeps both words
+  return sc;
+}
+
+VksortResult createPipeline(VksortSorter s, VkPipelineCache cache, const uint32_t* code, size_t codeBytes,
+                            const SpecConstants& constants, const char* name, VkPipeline* out) {
+  VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  mci.codeSize = codeBytes;
+  mci.pCode = code;
+  VkShaderModule module;
+  VkResult r = s->fn.createShaderModule(s->device, &mci, s->allocator, &module);
+  if (r != VK_SUCCESS) return fail(VKSORT_ERROR_VULKAN, "vkCreateShaderModule(%s) failed: VkResult %d", name, r);
+
+  // Every ID; a kernel ignores those it does not declare.
+  VkSpecializationMapEntry entries[VKSORT_SC_COUNT];
+  for (uint32_t i = 0; i < VKSORT_SC_COUNT; ++i) entries[i] = {i, i * 4, 4};
+  VkSpecializationInfo spec{VKSORT_SC_COUNT, entries, sizeof constants, &constants};
+
+  VkPipelineShaderStageRequiredSubgroupSizeCreateInfo required{
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+  required.requiredSubgroupSize = s->config.subgroupSize;
+  VkComputePipelineCreateInfo pci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  pci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  // The kernels size shared memory and masks by SG_SIZE, so every subgroup
+  // must be full and of exactly that size.
+  pci.stage.pNext = s->config.pinSubgroupSize ? &required : nullptr;
+  pci.stage.flags = VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+  pci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  pci.stage.module = module;
+  pci.stage.pName = "main";
+  pci.stage.pSpecializationInfo = &spec;
+  pci.layout = s->pipelines.layout;
+  r = s->fn.createComputePipelines(s->device, cache, 1, &pci, s->allocator, out);
+  s->fn.destroyShaderModule(s->device, module, s->allocator);
+  if (r != VK_SUCCESS) return fail(VKSORT_ERROR_VULKAN, "vkCreateComputePipelines(%s) failed: VkResult %d", name, r);
+  return VKSORT_SUCCESS;
+}
+
+#define VKSORT_SPV(name) vksort_##name##_spv, sizeof vksort_##name##_spv
+
+// One set of bitonic.comp pipelines, with the index or without it
+// (bitonic keys-only).
+VksortResult createBitonic(VksortSorter s, VkPipelineCache cache, const BitonicKernels& set, bool noIndex,
+                           VkPipeline* out) {
+  VksortResult r = VKSORT_SUCCESS;
+  for (uint32_t k = 0; k < 3 && r == VKSORT_SUCCESS && set.workgroupSize[k]; ++k) {
+    SpecConstants sc = commonConstants(s->config, set.workgroupSize[k], set.keysPerThread[k]);
+    sc.noIndex = noIndex;
+    r = createPipeline(s, cache, VKSORT_SPV(bitonic), sc, noIndex ? "bitonic keys-only" : "bitonic", &out[k]);
+  }
+  return r;
+}
+
+VksortResult createPortable(VksortSorter s, VkPipelineCache cache) {
+  const Config& c = s->config;
+  Pipelines& p = s->pipelines;
+  const SpecConstants tile = commonConstants(c, c.t.workgroupSize, c.t.keysPerThread);
+  VksortResult r = createPipeline(s, cache, VKSORT_SPV(portable_count), tile, "portable count", &p.portableCount);
+  for (uint32_t step = 0; step < 3 && r == VKSORT_SUCCESS; ++step) {
+    SpecConstants sc = commonConstants(c, c.scanWorkgroupSize, 1);
+    sc.scanItems = c.scanItems;
+    sc.scanStep = step;
+    r = createPipeline(s, cache, VKSORT_SPV(portable_scan), sc, "portable scan", &p.portableScan[step]);
+  }
+  if (r == VKSORT_SUCCESS)
+    r = createPipeline(s, cache, VKSORT_SPV(portable_scatter), tile, "portable scatter", &p.portableScatter);
+  return r;
+}
+
+VksortResult createOnesweep(VksortSorter s, VkPipelineCache cache) {
+  const Config& c = s->config;
+  const VksortTuning& t = c.t;
+  Pipelines& p = s->pipelines;
+  VksortResult r = createPipeline(s, cache, VKSORT_SPV(histogram), commonConstants(c, c.histogramWorkgroupSize, 1),
+                                  "histogram", &p.histogram);
+  if (r == VKSORT_SUCCESS)
+    r = createPipeline(s, cache, VKSORT_SPV(onesweep),
+                       onesweepConstants(c, t.workgroupSize, t.keysPerThread, t.lookbackLanes), "onesweep",
+                       &p.onesweep);
+  // The mid-size path's look-backs walk with one lane (vksort_advanced.h).
+  if (r == VKSORT_SUCCESS && c.hasMidsize())
+    r = createPipeline(s, cache, VKSORT_SPV(onesweep),
+                       onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, 1), "mid-size onesweep",
+                       &p.midsizeOnesweep);
+  if (r == VKSORT_SUCCESS)
+    r = createPipeline(s, cache, VKSORT_SPV(onesweep), oneWorkgroupConstants(c, false), "one workgroup",
+                       &p.oneWorkgroup);
+  if (r == VKSORT_SUCCESS && c.hasWideOneWorkgroup())
+    r = createPipeline(s, cache, VKSORT_SPV(onesweep), oneWorkgroupConstants(c, true), "wide one workgroup",
+                       &p.wideOneWorkgroup);
+  return r;
+}
+
+#undef VKSORT_SPV
+
+}  // namespace
+
+VksortResult createPipelines(VksortSorter s, VkPipelineCache cache) {
+  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(VksortPush)};
+  VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  lci.pushConstantRangeCount = 1;
+  lci.pPushConstantRanges = &range;
+  VkResult vr = s->fn.createPipelineLayout(s->device, &lci, s->allocator, &s->pipelines.layout);
+  if (vr != VK_SUCCESS) return fail(VKSORT_ERROR_VULKAN, "vkCreatePipelineLayout failed: VkResult %d", vr);
+  // Only the chosen algorithm's pipelines; the bitonic paths serve both.
+  const Config& c = s->config;
+  VksortResult r = c.algorithm == VKSORT_ALGORITHM_PORTABLE ? createPortable(s, cache) : createOnesweep(s, cache);
+  if (r == VKSORT_SUCCESS) r = createBitonic(s, cache, c.bitonic, false, s->pipelines.bitonic);
+  if (r == VKSORT_SUCCESS) r = createBitonic(s, cache, c.bitonicKeys, true, s->pipelines.bitonicKeys);
+  return r;
+}
+
+void destroyPipelines(VksortSorter s) {
+  Pipelines& p = s->pipelines;
+  const VkPipeline all[] = {p.histogram,        p.onesweep,        p.midsizeOnesweep, p.oneWorkgroup,
+                            p.wideOneWorkgroup, p.bitonic[0],      p.bitonic[1],      p.bitonic[2],
+                            p.bitonicKeys[0],   p.bitonicKeys[1],  p.bitonicKeys[2],  p.portableCount,
+                            p.portableScan[0],  p.portableScan[1], p.portableScan[2], p.portableScatter};
+  for (VkPipeline pipeline : all)
+    if (pipeline) s->fn.destroyPipeline(s->device, pipeline, s->allocator);
+  if (p.layout) s->fn.destroyPipelineLayout(s->device, p.layout, s->allocator);
+  p = Pipelines{};
+}
+
+}  // namespace vksort

@@ -1,0 +1,33 @@
+// vksort's testing interface: hooks that the tests use to make Onesweep's
+// waits fail on purpose. Not installed and not part of the API: a sort never
+// needs them, and their results are the same with or without them.
+#ifndef VKSORT_TESTING_H
+#define VKSORT_TESTING_H
+
+#include <stdint.h>
+
+#include "vksort/vksort.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct VksortTestingHooks {
+  // Polling rounds (8 polls each) one invocation may spend waiting on other
+  // workgroups in one pass before it stops waiting and computes what it
+  // needs itself (status_ring.glsl). 0 = the default, 16384.
+  uint32_t spinBudget;
+  // Fault injection: each tile holds back its status for up to this many
+  // polling rounds (varying by tile) before publishing. 0 = off.
+  uint32_t faultPublishDelay;
+} VksortTestingHooks;
+
+// vksortCreateSorter with hooks (null: none).
+VksortResult vksortTestingCreateSorter(const VksortCreateInfo* pCreateInfo, const VksortTestingHooks* pHooks,
+                                       VksortSorter* pSorter);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,290 @@
+// The Config of a sorter: the key and value types, the algorithm, and the
+// kernels' shapes for the device (defaults per vendor, the caller's
+// overrides, and the checks that keep every shape inside the device's
+// limits). docs/tuning.md gives the measurements behind the defaults.
+#include <cstring>
+
+#include "internal.h"
+
+namespace vksort {
+
+namespace {
+
+constexpr uint32_t kHistogramWorkgroupSize = 256;
+constexpr uint32_t kScanWorkgroupSize = 256;
+constexpr uint32_t kMaxKeysPerThread = 128;
+constexpr uint32_t kDefaultSpinBudget = 16384;
+
+VksortResult chooseTypes(const VksortCreateInfo& ci, Config* c) {
+  static_assert(sizeof(VksortKeyType) == 4 && sizeof(VksortValueType) == 4, "C enums are 32-bit");
+  const uint32_t key = enumValue(&ci.keyType), value = enumValue(&ci.valueType);
+  if (key > VKSORT_KEY_F64) return fail(VKSORT_ERROR_INVALID_ARGUMENT, "keyType %u is not a VksortKeyType", key);
+  if (value > VKSORT_VALUE_INDEX)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "valueType %u is not a VksortValueType", value);
+  c->keyWords = key >= VKSORT_KEY_U64 ? 2 : 1;
+  c->keyKind = key % 3;  // U32/U64 -> 0, I32/I64 -> 1, F32/F64 -> 2
+  c->valueWords = value == VKSORT_VALUE_64 ? 2 : value == VKSORT_VALUE_NONE ? 0 : 1;
+  c->valueIndex = value == VKSORT_VALUE_INDEX;
+  return VKSORT_SUCCESS;
+}
+
+// Shared memory of onesweep.comp, in bytes, for a tile shape (mirrors its
+// shared declarations: sWork, sDigitBase, sTile, sScan, sScanTotals, and
+// the look-back's sLookPrefix, sLookCount, sLookMissing). The portable
+// scatter kernel needs less (no look-back, at most as many digits).
+// itemWords: the 32-bit words sWork holds per key: the larger of the key and
+// value sizes, 1 where 64-bit items are staged a word at a time, or their sum
+// where the one-workgroup kernel keeps keys and values there together
+// between passes. 64-bit arithmetic: tunings may be absurd.
+uint64_t onesweepSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t itemWords) {
+  const uint64_t subgroups = wg / sg;
+  const uint64_t tile = uint64_t(wg) * kpt * itemWords, hist = subgroups * VKSORT_RADIX;
+  return ((tile > hist ? tile : hist) + VKSORT_RADIX + 1 + VKSORT_RADIX + subgroups + 1 + 2 * VKSORT_RADIX + 2) * 4;
+}
+
+// Shared memory of bitonic.comp, in bytes, for `capacity` keys of keyWords
+// words, with or without their indices (mirrors its shared declarations and
+// common.glsl's scan arrays).
+uint64_t bitonicSharedBytes(uint32_t capacity, uint32_t wg, uint32_t sg, uint32_t keyWords, bool index) {
+  const uint64_t indexWords = index ? capacity : 1;
+  return (uint64_t(capacity) * keyWords + indexWords + (keyWords == 2 ? 0 : 1) + VKSORT_RADIX + wg / sg + 1) * 4;
+}
+
+// The bitonic kernel's workgroup for a capacity: two keys per invocation up
+// to 512 invocations, more keys per invocation above. A power of two, at
+// most maxWg.
+uint32_t bitonicWorkgroup(uint32_t capacity, uint32_t maxWg) {
+  uint32_t wg = capacity / 2 < 512 ? capacity / 2 : 512;
+  while (wg > maxWg) wg /= 2;
+  return wg;
+}
+
+// The kernels of one bitonic set for `cap` keys (VKSORT_TUNING_OFF: none):
+// the capacity and up to classes - 1 halvings of it, each from twice the
+// subgroup size up. Fails, naming the tuning field, unless cap is a power of
+// two from twice the subgroup size with at most 16 keys per invocation that
+// fit in shared memory (with their indices where `index`).
+VksortResult chooseBitonic(const Config& c, const char* field, uint32_t cap, uint32_t classes, bool index,
+                           BitonicKernels* k) {
+  *k = {};
+  if (cap == VKSORT_TUNING_OFF) return VKSORT_SUCCESS;
+  const uint32_t sg = c.subgroupSize;
+  const bool valid = (cap & (cap - 1)) == 0 && cap >= 2 * sg;
+  for (uint32_t i = 0; valid && i < classes; ++i) {
+    const uint32_t capacity = cap >> i;
+    if (i > 0 && capacity < 2 * sg) break;
+    k->workgroupSize[i] = bitonicWorkgroup(capacity, c.maxWorkgroupSize);
+    k->keysPerThread[i] = capacity / k->workgroupSize[i];
+  }
+  if (!valid || k->keysPerThread[0] > 16 ||
+      bitonicSharedBytes(cap, k->workgroupSize[0], sg, c.keyWords, index) > c.maxShared)
+    return fail(
+        VKSORT_ERROR_INVALID_ARGUMENT,
+        "tuning: %s %u must be VKSORT_TUNING_OFF or a power of two from twice the subgroup size (%u), at most "
+        "16 per invocation of its workgroup (%u invocations for this capacity), whose keys fit in shared memory",
+        field, cap, 2 * sg, bitonicWorkgroup(cap, c.maxWorkgroupSize));
+  return VKSORT_SUCCESS;
+}
+
+// The defaults for this device. Elsewhere than NVIDIA nothing was measured:
+// the shapes there follow the device's limits, and the paths that were
+// measured only on NVIDIA are off.
+VksortTuning defaultTuning(const DeviceInfo& info, const Config& c) {
+  const uint32_t sg = c.subgroupSize, maxWg = c.maxWorkgroupSize, maxShared = c.maxShared;
+  const uint32_t itemWords = c.keyWords > c.valueWords ? c.keyWords : c.valueWords;
+  const bool nvidia = info.props12.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY && sg == 32;
+  VksortTuning d{};
+  // Reorder tiles: up to 16 subgroups keeps the per-subgroup histograms at
+  // 16 KiB; NVIDIA runs 1024 invocations. 64-bit items on NVIDIA go through
+  // shared memory a word at a time, elsewhere the tile shrinks until both
+  // words fit.
+  d.workgroupSize = nvidia ? 1024 : sg * 16 < 512 ? sg * 16 : 512;
+  while (d.workgroupSize > maxWg) d.workgroupSize /= 2;
+  d.keysPerThread = d.workgroupSize == 1024 ? (itemWords == 2 ? 8 : 10) : 20;
+  while (d.keysPerThread > 1 &&
+         onesweepSharedBytes(d.workgroupSize, d.keysPerThread, sg, nvidia ? 1 : itemWords) > maxShared)
+    --d.keysPerThread;
+  // The ring: 768 tiles x 256 digits x 8 bytes = 1.5 MiB, enough for every
+  // tile in flight on a large GPU plus the look-back window.
+  d.histogramWorkgroups = 1024;
+  d.ringSlots = 768;
+  d.lookback = 32;
+  d.tailGroup = 512;
+  d.lookbackLanes = 0;  // follows the workgroup size, once the caller's is known (chooseConfig)
+  // The one-workgroup path is latency-bound: many invocations, few keys each.
+  d.oneWorkgroupSize = nvidia ? 512 : maxWg < 1024 ? maxWg : 1024;
+  d.oneWorkgroupKeysPerThread = nvidia ? 8 : 4;
+  while (d.oneWorkgroupSize > sg &&  // per-subgroup histograms grow with the workgroup
+         onesweepSharedBytes(d.oneWorkgroupSize, d.oneWorkgroupKeysPerThread, sg, itemWords) > maxShared)
+    d.oneWorkgroupSize /= 2;
+  d.oneWorkgroupMaxCount = d.oneWorkgroupSize * d.oneWorkgroupKeysPerThread;
+  if (nvidia && 2 * d.oneWorkgroupSize <= maxWg &&
+      onesweepSharedBytes(2 * d.oneWorkgroupSize, d.oneWorkgroupKeysPerThread, sg, c.keyWords + c.valueWords) <=
+          maxShared)
+    d.oneWorkgroupMaxCount *= 2;
+  d.midsizeMaxCount = nvidia ? 1u << 19 : VKSORT_TUNING_OFF;
+  d.bitonicMaxCount = nvidia ? 2048 : VKSORT_TUNING_OFF;
+  d.bitonicKeysMaxCount = nvidia && c.valueWords == 0 ? 4096 : VKSORT_TUNING_OFF;
+  return d;
+}
+
+// The caller's non-zero fields over the defaults.
+void applyOverrides(const VksortTuning& user, uint32_t valueWords, VksortTuning* t) {
+  if (user.workgroupSize) t->workgroupSize = user.workgroupSize;
+  if (user.keysPerThread) t->keysPerThread = user.keysPerThread;
+  if (user.histogramWorkgroups) t->histogramWorkgroups = user.histogramWorkgroups;
+  if (user.ringSlots) t->ringSlots = user.ringSlots;
+  if (user.lookback) t->lookback = user.lookback;
+  if (user.tailGroup) t->tailGroup = user.tailGroup;
+  if (user.lookbackLanes) t->lookbackLanes = user.lookbackLanes;
+  if (user.bitonicMaxCount) t->bitonicMaxCount = user.bitonicMaxCount;
+  if (user.bitonicKeysMaxCount && valueWords == 0) t->bitonicKeysMaxCount = user.bitonicKeysMaxCount;
+  if (user.oneWorkgroupSize) t->oneWorkgroupSize = user.oneWorkgroupSize;
+  if (user.oneWorkgroupKeysPerThread) t->oneWorkgroupKeysPerThread = user.oneWorkgroupKeysPerThread;
+  // A one-workgroup shape of the caller's drops the default wide kernel.
+  if (user.oneWorkgroupSize || user.oneWorkgroupKeysPerThread)
+    t->oneWorkgroupMaxCount = t->oneWorkgroupSize * t->oneWorkgroupKeysPerThread;
+  if (user.oneWorkgroupMaxCount) t->oneWorkgroupMaxCount = user.oneWorkgroupMaxCount;
+  if (user.midsizeMaxCount) t->midsizeMaxCount = user.midsizeMaxCount;
+}
+
+// Checks a resolved tuning against the device; fills the bitonic kernels.
+VksortResult checkTuning(Config* c) {
+  const VksortTuning& t = c->t;
+  const uint32_t sg = c->subgroupSize, maxWg = c->maxWorkgroupSize, maxShared = c->maxShared;
+  if ((t.lookbackLanes & (t.lookbackLanes - 1)) != 0 || t.lookbackLanes > 8 || t.lookbackLanes > sg)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT,
+                "tuning: lookbackLanes %u must be a power of two up to 8 and the subgroup size %u", t.lookbackLanes,
+                sg);
+  if (t.workgroupSize % sg != 0 || t.workgroupSize > maxWg)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT,
+                "tuning: workgroupSize %u must be a multiple of the subgroup size %u and at most %u", t.workgroupSize,
+                sg, maxWg);
+  if (t.keysPerThread > kMaxKeysPerThread || t.oneWorkgroupKeysPerThread > kMaxKeysPerThread)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT,
+                "tuning: keysPerThread %u and oneWorkgroupKeysPerThread %u must be at most %u", t.keysPerThread,
+                t.oneWorkgroupKeysPerThread, kMaxKeysPerThread);
+  if ((t.tailGroup & (t.tailGroup - 1)) != 0 || t.tailGroup > (1u << 16) || t.lookback < 1 ||
+      uint64_t(t.ringSlots) < uint64_t(t.lookback) + t.tailGroup)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT,
+                "tuning: need tailGroup a power of two, lookback >= 1 and ringSlots (%u) >= lookback (%u) + "
+                "tailGroup (%u)",
+                t.ringSlots, t.lookback, t.tailGroup);
+  if (t.ringSlots > (1u << 16) || t.lookback > 4096)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: ringSlots %u > 65536 or lookback %u > 4096", t.ringSlots,
+                t.lookback);
+  // 64-bit items can always be staged a word at a time (stageOneWord).
+  const uint64_t tileBytes = onesweepSharedBytes(t.workgroupSize, t.keysPerThread, sg, 1);
+  if (tileBytes > maxShared)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT,
+                "tuning: a tile of %u x %u keys needs %llu bytes of shared memory; the device has %u", t.workgroupSize,
+                t.keysPerThread, (unsigned long long)tileBytes, maxShared);
+  if (t.oneWorkgroupSize % sg != 0 || t.oneWorkgroupSize > maxWg ||
+      onesweepSharedBytes(t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, sg, 1) > maxShared)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT,
+                "tuning: the one-workgroup sort's %u x %u keys need a workgroup size that is a multiple of %u, at "
+                "most %u, and fit in shared memory",
+                t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, sg, maxWg);
+  const uint32_t oneKeys = c->oneWorkgroupKeys();
+  if (t.oneWorkgroupMaxCount != oneKeys &&
+      (uint64_t(t.oneWorkgroupMaxCount) != 2ull * oneKeys || 2 * t.oneWorkgroupSize > maxWg ||
+       onesweepSharedBytes(2 * t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, sg, c->keyWords + c->valueWords) >
+           maxShared))
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT,
+                "tuning: oneWorkgroupMaxCount %u must be the one-workgroup sort's %u x %u keys, or twice that where a "
+                "workgroup of %u invocations (at most %u) holds that many keys and their values in shared memory",
+                t.oneWorkgroupMaxCount, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, 2 * t.oneWorkgroupSize, maxWg);
+  if (t.histogramWorkgroups < 64 || t.histogramWorkgroups > c->maxDispatchX)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: histogramWorkgroups %u out of range", t.histogramWorkgroups);
+  // With the index: a kernel of the capacity and one of half of it. Without:
+  // also one of a quarter.
+  VksortResult r = chooseBitonic(*c, "bitonicMaxCount", t.bitonicMaxCount, 2, true, &c->bitonic);
+  if (r == VKSORT_SUCCESS)
+    r = chooseBitonic(*c, "bitonicKeysMaxCount", t.bitonicKeysMaxCount, 3, false, &c->bitonicKeys);
+  return r;
+}
+
+// Resolves VKSORT_ALGORITHM_AUTO by the driver (vksort.h, VksortAlgorithm)
+// and checks the portable digit width.
+VksortResult chooseAlgorithm(const DeviceInfo& info, const VksortCreateInfo& ci, Config* c) {
+  static_assert(sizeof(VksortAlgorithm) == 4, "C enums are 32-bit");
+  const uint32_t algorithm = enumValue(&ci.algorithm);
+  if (algorithm > VKSORT_ALGORITHM_PORTABLE)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "algorithm %u is not a VksortAlgorithm", algorithm);
+  const uint32_t radixBits = ci.portableRadixBits ? ci.portableRadixBits : VKSORT_RADIX_BITS;
+  if (radixBits != 1 && radixBits != 2 && radixBits != 4 && radixBits != 8)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "portableRadixBits %u is not 0, 1, 2, 4 or 8", radixBits);
+  c->algorithm = VksortAlgorithm(algorithm);
+  if (c->algorithm == VKSORT_ALGORITHM_AUTO)
+    c->algorithm =
+        driverHasForwardProgress(info.props12.driverID) ? VKSORT_ALGORITHM_ONESWEEP : VKSORT_ALGORITHM_PORTABLE;
+  c->radixBits = c->algorithm == VKSORT_ALGORITHM_PORTABLE ? radixBits : VKSORT_RADIX_BITS;
+  if (c->algorithm == VKSORT_ALGORITHM_PORTABLE) {
+    // The tile table must stay below 2^31 entries, so that the shaders' u32
+    // indices cannot overflow.
+    const uint64_t tiles = (uint64_t(VKSORT_MAX_COUNT) + c->tileKeys() - 1) / c->tileKeys();
+    if ((tiles << radixBits) > (uint64_t(1) << 31))
+      return fail(VKSORT_ERROR_INVALID_ARGUMENT,
+                  "tuning: tiles of %u keys are too small for the portable algorithm with %u-bit digits (its tile "
+                  "table for VKSORT_MAX_COUNT keys would exceed 2^31 entries)",
+                  c->tileKeys(), radixBits);
+    c->t.midsizeMaxCount = VKSORT_TUNING_OFF;  // a Onesweep path
+  }
+  return VKSORT_SUCCESS;
+}
+
+}  // namespace
+
+bool stageOneWord(const Config& c, uint32_t workgroupSize, uint32_t keysPerThread) {
+  // Only where both words would not fit: the second round costs barriers.
+  return (c.keyWords == 2 || c.valueWords == 2) &&
+         onesweepSharedBytes(workgroupSize, keysPerThread, c.subgroupSize, 2) > c.maxShared;
+}
+
+VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, const VksortTestingHooks* hooks,
+                          Config* c) {
+  *c = Config{};
+  VksortResult r = chooseTypes(ci, c);
+  if (r != VKSORT_SUCCESS) return r;
+  const VkPhysicalDeviceLimits& lim = info.props.properties.limits;
+  c->subgroupSize = info.props11.subgroupSize;
+  c->pinSubgroupSize = (info.props13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&
+                       c->subgroupSize >= info.props13.minSubgroupSize &&
+                       c->subgroupSize <= info.props13.maxSubgroupSize;
+  // A precaution on lavapipe: ring accesses as read-modify-write atomics only
+  // (see status_ring.glsl and docs/design.md).
+  c->statusRmw = info.props12.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
+  c->maxShared = lim.maxComputeSharedMemorySize;
+  c->maxWorkgroupSize = lim.maxComputeWorkGroupInvocations;
+  if (c->pinSubgroupSize && info.props13.maxComputeWorkgroupSubgroups * c->subgroupSize < c->maxWorkgroupSize)
+    c->maxWorkgroupSize = info.props13.maxComputeWorkgroupSubgroups * c->subgroupSize;
+  c->maxDispatchX = lim.maxComputeWorkGroupCount[0];
+  c->histogramWorkgroupSize = kHistogramWorkgroupSize;
+  while (c->histogramWorkgroupSize > c->maxWorkgroupSize) c->histogramWorkgroupSize /= 2;
+  c->scanWorkgroupSize = kScanWorkgroupSize;
+  while (c->scanWorkgroupSize > c->maxWorkgroupSize) c->scanWorkgroupSize /= 2;
+  c->scanItems = kScanBlock / c->scanWorkgroupSize;
+  c->hooks.spinBudget = hooks && hooks->spinBudget ? hooks->spinBudget : kDefaultSpinBudget;
+  c->hooks.faultPublishDelay = hooks ? hooks->faultPublishDelay : 0;
+
+  c->t = defaultTuning(info, *c);
+  if (ci.pTuning) applyOverrides(*ci.pTuning, c->valueWords, &c->t);
+  if (c->t.midsizeMaxCount <= c->t.oneWorkgroupMaxCount) c->t.midsizeMaxCount = VKSORT_TUNING_OFF;
+  if (!c->t.lookbackLanes) {
+    // One lane per invocation the workgroup has for each digit, up to 8.
+    c->t.lookbackLanes = 1;
+    while (c->t.lookbackLanes < 8 && c->t.lookbackLanes * 2 <= c->subgroupSize &&
+           c->t.lookbackLanes * 2 * VKSORT_RADIX <= c->t.workgroupSize)
+      c->t.lookbackLanes *= 2;
+  }
+  if ((r = checkTuning(c)) != VKSORT_SUCCESS) return r;
+  if ((r = chooseAlgorithm(info, ci, c)) != VKSORT_SUCCESS) return r;
+  // Where keys and values fit in shared memory together, the one-workgroup
+  // kernel keeps them there between passes; otherwise its passes go through
+  // the keys and alt buffers.
+  c->oneWorkgroupInShared = onesweepSharedBytes(c->t.oneWorkgroupSize, c->t.oneWorkgroupKeysPerThread, c->subgroupSize,
+                                                c->keyWords + c->valueWords) <= c->maxShared;
+  return VKSORT_SUCCESS;
+}
+
+}  // namespace vksort
