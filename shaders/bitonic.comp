@@ -6,7 +6,7 @@
 // (key bits in [beginBit, endBit), index): no two elements are equal, so the
 // network, which is not stable by itself, gives the stable order. The
 // network carries only the masked sort bits and the index (for 32-bit keys
-// one 64-bit compare); the output reads each key and value back by index.
+// compare of two words); the output reads each key and value back by index.
 // Slots past the count hold all-ones keys and indices >= count, so they
 // sort last.
 //
@@ -63,20 +63,24 @@ shared uint sIndex[NO_INDEX ? 1 : CAPACITY];
 // This invocation's elements: sort bits and input index.
 uint gLo[KEYS_PER_THREAD], gHi[KEYS_PER_THREAD], gIndex[KEYS_PER_THREAD];
 
-// The masks of the sorted bit range, per key word (uniform).
-uvec2 rangeMask() {
-  const uint64_t below = pc.endBit >= 64u ? ~0ul : (1ul << pc.endBit) - 1ul;
-  const uint64_t m = below & ~((1ul << pc.beginBit) - 1ul);
-  return uvec2(uint(m), uint(m >> 32));
+// Bits [0, n) of a 64-bit value as (low, high) words, n <= 64.
+uvec2 wordMask(uint n) {
+  return uvec2(n >= 32u ? ~0u : (1u << n) - 1u, n >= 64u ? ~0u : n <= 32u ? 0u : (1u << (n - 32u)) - 1u);
 }
+
+// The masks of the sorted bit range, per key word (uniform).
+uvec2 rangeMask() { return wordMask(pc.endBit) & ~wordMask(pc.beginBit); }
+
+// (aHigh, aLow) > (bHigh, bLow) as unsigned 64-bit numbers, in 32-bit words.
+bool greater64(uint aHigh, uint aLow, uint bHigh, uint bLow) { return aHigh > bHigh || (aHigh == bHigh && aLow > bLow); }
 
 // Whether element a goes after element b (sort bits already masked to the
 // bit range).
 bool after(uint aLo, uint aHi, uint aIndex, uint bLo, uint bHi, uint bIndex) {
   if (NO_INDEX && KEY_WORDS == 1) return aLo > bLo;
-  if (NO_INDEX) return packUint2x32(uvec2(aLo, aHi)) > packUint2x32(uvec2(bLo, bHi));
+  if (NO_INDEX) return greater64(aHi, aLo, bHi, bLo);
   if (KEY_WORDS == 2 && aHi != bHi) return aHi > bHi;
-  return packUint2x32(uvec2(aIndex, aLo)) > packUint2x32(uvec2(bIndex, bLo));
+  return greater64(aLo, aIndex, bLo, bIndex);
 }
 
 // One element of the network in shared memory.

@@ -19,6 +19,7 @@ layout(constant_id = VKSORT_SC_SG_SIZE) const uint SG_SIZE = 32;
 layout(constant_id = VKSORT_SC_KEY_WORDS) const uint KEY_WORDS = 1;
 layout(constant_id = VKSORT_SC_KEY_KIND) const uint KEY_KIND = 0;
 #define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
+#define VKSORT_ONESWEEP_KERNEL 1
 #include "common.glsl"
 
 const uint KEYS_PER_TURN = 8;

@@ -4,13 +4,15 @@
 #ifndef VKSORT_PUSH_H
 #define VKSORT_PUSH_H
 
+// Device addresses are two 32-bit words in GLSL (x low, y high), so that
+// kernels need no 64-bit integers; std430 lays out a uvec2 as a uint64_t.
 #ifdef VKSORT_GLSL
 #define VKSORT_U32 uint
-#define VKSORT_U64 uint64_t
+#define VKSORT_ADDRESS uvec2
 #else
 #include <stdint.h>
 #define VKSORT_U32 uint32_t
-#define VKSORT_U64 uint64_t
+#define VKSORT_ADDRESS uint64_t
 #endif
 
 // Digit width and the largest number of passes any key type needs.
@@ -59,12 +61,12 @@
 
 // One push-constant block for both kernels (std430 in GLSL, 112 bytes).
 struct VksortPush {
-  VKSORT_U64 keysIn;        // device address of the keys read by this dispatch
-  VKSORT_U64 keysOut;       // device address of the keys written (onesweep only)
-  VKSORT_U64 valuesIn;      // values read by this pass (0 = keys only, or argsort's first pass)
-  VKSORT_U64 valuesOut;     // values written by this pass (0 = keys only)
-  VKSORT_U64 temp;          // device address of the temporary buffer
-  VKSORT_U64 countAddress;  // indirect count: address of a u32 (0 = use count)
+  VKSORT_ADDRESS keysIn;        // device address of the keys read by this dispatch
+  VKSORT_ADDRESS keysOut;       // device address of the keys written
+  VKSORT_ADDRESS valuesIn;      // values read by this pass (0 = keys only, or argsort's first pass)
+  VKSORT_ADDRESS valuesOut;     // values written by this pass (0 = keys only)
+  VKSORT_ADDRESS temp;          // device address of the temporary buffer
+  VKSORT_ADDRESS countAddress;  // indirect count: address of a u32 (0 = use count)
   VKSORT_U32 count;         // number of keys; with countAddress, the most it may be
   VKSORT_U32 pass;          // onesweep: pass index; digit bits [beginBit + 8 pass, ...)
   VKSORT_U32 numTiles;      // tiles for count keys

@@ -1,6 +1,9 @@
-// Device capabilities: function loading, the features and properties vksort
-// needs, and whether the caller enabled them.
+// Device capabilities: function loading, the features and properties each
+// algorithm needs, whether the device has them and the caller enabled them,
+// and the choice of algorithm.
+#include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "internal.h"
@@ -14,10 +17,13 @@ VksortResult loadInstanceFunctions(VkInstance instance, PFN_vkGetInstanceProcAdd
   f->getPhysicalDeviceFeatures2 =
       reinterpret_cast<PFN_vkGetPhysicalDeviceFeatures2>(gipa(instance, "vkGetPhysicalDeviceFeatures2"));
   f->getDeviceProcAddr = reinterpret_cast<PFN_vkGetDeviceProcAddr>(gipa(instance, "vkGetDeviceProcAddr"));
-  if (!f->getPhysicalDeviceProperties2 || !f->getPhysicalDeviceFeatures2 || !f->getDeviceProcAddr)
+  f->enumerateDeviceExtensionProperties = reinterpret_cast<PFN_vkEnumerateDeviceExtensionProperties>(
+      gipa(instance, "vkEnumerateDeviceExtensionProperties"));
+  if (!f->getPhysicalDeviceProperties2 || !f->getPhysicalDeviceFeatures2 || !f->getDeviceProcAddr ||
+      !f->enumerateDeviceExtensionProperties)
     return fail(
         VKSORT_ERROR_DEVICE_NOT_SUPPORTED,
-        "vkGetPhysicalDeviceProperties2/Features2 not found: the instance must be created with apiVersion >= 1.3");
+        "vkGetPhysicalDeviceProperties2/Features2 not found: the instance must be created with apiVersion >= 1.2");
   return VKSORT_SUCCESS;
 }
 
@@ -48,101 +54,83 @@ VksortResult loadDeviceFunctions(VkDevice device, PFN_vkGetDeviceProcAddr gdpa, 
   return VKSORT_SUCCESS;
 }
 
-void queryDevice(const InstanceFunctions& fn, VkPhysicalDevice pd, DeviceInfo* info) {
-  info->props.pNext = &info->props11;
-  info->props11.pNext = &info->props12;
-  info->props12.pNext = &info->props13;
-  fn.getPhysicalDeviceProperties2(pd, &info->props);
-  info->features.pNext = &info->features12;
-  info->features12.pNext = &info->features13;
-  fn.getPhysicalDeviceFeatures2(pd, &info->features);
-}
-
 namespace {
 
-// The required feature bits, in one place: the support check, the enabled
-// check and vksortEnableRequiredFeatures all walk this list.
-struct FeatureSet {
-  bool shaderInt64 = false;
-  bool bufferDeviceAddress = false;
-  bool shaderBufferInt64Atomics = false;
-  bool vulkanMemoryModel = false;
-  bool vulkanMemoryModelDeviceScope = false;
-  bool subgroupSizeControl = false;
-  bool computeFullSubgroups = false;
+// Major and minor version only.
+uint32_t versionOf(uint32_t v) { return VK_MAKE_API_VERSION(0, VK_API_VERSION_MAJOR(v), VK_API_VERSION_MINOR(v), 0); }
+
+// Each feature bit vksort may need, in every struct that carries it: the
+// query of what the device has, the check of what the caller enabled and
+// vksortEnableRequiredFeatures all walk a pNext chain with this table.
+struct FeatureSlot {
+  VkStructureType sType;
+  Feature feature;
+  size_t offset;  // of the VkBool32 in the struct
 };
 
-template <typename Fn>
-void forEachRequiredFeature(FeatureSet& s, Fn fn) {
-  fn("VkPhysicalDeviceFeatures::shaderInt64", s.shaderInt64);
-  fn("VkPhysicalDeviceVulkan12Features::bufferDeviceAddress", s.bufferDeviceAddress);
-  fn("VkPhysicalDeviceVulkan12Features::shaderBufferInt64Atomics", s.shaderBufferInt64Atomics);
-  fn("VkPhysicalDeviceVulkan12Features::vulkanMemoryModel", s.vulkanMemoryModel);
-  fn("VkPhysicalDeviceVulkan12Features::vulkanMemoryModelDeviceScope", s.vulkanMemoryModelDeviceScope);
-  fn("VkPhysicalDeviceVulkan13Features::subgroupSizeControl", s.subgroupSizeControl);
-  fn("VkPhysicalDeviceVulkan13Features::computeFullSubgroups", s.computeFullSubgroups);
-}
+#define VKSORT_SLOT(type, sType, member, feature) \
+  { sType, feature, offsetof(type, member) }
+const FeatureSlot kSlots[] = {
+    VKSORT_SLOT(VkPhysicalDeviceFeatures2, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, features.shaderInt64,
+                kShaderInt64),
+    VKSORT_SLOT(VkPhysicalDeviceVulkan12Features, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                bufferDeviceAddress, kBufferDeviceAddress),
+    VKSORT_SLOT(VkPhysicalDeviceVulkan12Features, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                shaderBufferInt64Atomics, kShaderBufferInt64Atomics),
+    VKSORT_SLOT(VkPhysicalDeviceVulkan12Features, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                vulkanMemoryModel, kVulkanMemoryModel),
+    VKSORT_SLOT(VkPhysicalDeviceVulkan13Features, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+                subgroupSizeControl, kSubgroupSizeControl),
+    VKSORT_SLOT(VkPhysicalDeviceVulkan13Features, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+                computeFullSubgroups, kComputeFullSubgroups),
+    VKSORT_SLOT(VkPhysicalDeviceBufferDeviceAddressFeatures,
+                VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES, bufferDeviceAddress,
+                kBufferDeviceAddress),
+    VKSORT_SLOT(VkPhysicalDeviceShaderAtomicInt64Features,
+                VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES, shaderBufferInt64Atomics,
+                kShaderBufferInt64Atomics),
+    VKSORT_SLOT(VkPhysicalDeviceVulkanMemoryModelFeatures,
+                VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES, vulkanMemoryModel, kVulkanMemoryModel),
+    VKSORT_SLOT(VkPhysicalDeviceSubgroupSizeControlFeatures,
+                VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES, subgroupSizeControl,
+                kSubgroupSizeControl),
+    VKSORT_SLOT(VkPhysicalDeviceSubgroupSizeControlFeatures,
+                VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES, computeFullSubgroups,
+                kComputeFullSubgroups),
+};
+#undef VKSORT_SLOT
 
-FeatureSet featuresOf(const VkPhysicalDeviceFeatures& f, const VkPhysicalDeviceVulkan12Features& f12,
-                      const VkPhysicalDeviceVulkan13Features& f13) {
-  FeatureSet s;
-  s.shaderInt64 = f.shaderInt64;
-  s.bufferDeviceAddress = f12.bufferDeviceAddress;
-  s.shaderBufferInt64Atomics = f12.shaderBufferInt64Atomics;
-  s.vulkanMemoryModel = f12.vulkanMemoryModel;
-  s.vulkanMemoryModelDeviceScope = f12.vulkanMemoryModelDeviceScope;
-  s.subgroupSizeControl = f13.subgroupSizeControl;
-  s.computeFullSubgroups = f13.computeFullSubgroups;
+const char* const kFeatureNames[kFeatureCount] = {
+    "bufferDeviceAddress (Vulkan 1.2)",
+    "subgroupSizeControl (Vulkan 1.3 or VK_EXT_subgroup_size_control)",
+    "computeFullSubgroups (Vulkan 1.3 or VK_EXT_subgroup_size_control)",
+    "shaderInt64 (VkPhysicalDeviceFeatures)",
+    "shaderBufferInt64Atomics (Vulkan 1.2)",
+    "vulkanMemoryModel (Vulkan 1.2)",
+};
+
+// The features each algorithm needs. The portable kernels and the bitonic
+// kernel reach buffers through two-word addresses and use no 64-bit
+// integers, atomics or memory model (shaders/common.glsl); Onesweep's status
+// ring is 64-bit atomics.
+FeatureSet requiredFeatures(VksortAlgorithm algorithm) {
+  FeatureSet s{};
+  s.has[kBufferDeviceAddress] = s.has[kSubgroupSizeControl] = s.has[kComputeFullSubgroups] = true;
+  if (algorithm == VKSORT_ALGORITHM_ONESWEEP)
+    s.has[kShaderInt64] = s.has[kShaderBufferInt64Atomics] = s.has[kVulkanMemoryModel] = true;
   return s;
 }
 
-// Reads what the caller enabled from its VkDeviceCreateInfo: the core
-// structs or the per-extension structs that carry the same bits.
-FeatureSet enabledFeatures(const VkDeviceCreateInfo& ci) {
-  FeatureSet s;
-  if (ci.pEnabledFeatures) s.shaderInt64 = ci.pEnabledFeatures->shaderInt64;
-  for (auto* p = static_cast<const VkBaseInStructure*>(ci.pNext); p; p = p->pNext) {
-    switch (p->sType) {
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2:
-        s.shaderInt64 |= reinterpret_cast<const VkPhysicalDeviceFeatures2*>(p)->features.shaderInt64 != 0;
-        break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES: {
-        auto* f = reinterpret_cast<const VkPhysicalDeviceVulkan12Features*>(p);
-        s.bufferDeviceAddress |= f->bufferDeviceAddress != 0;
-        s.shaderBufferInt64Atomics |= f->shaderBufferInt64Atomics != 0;
-        s.vulkanMemoryModel |= f->vulkanMemoryModel != 0;
-        s.vulkanMemoryModelDeviceScope |= f->vulkanMemoryModelDeviceScope != 0;
-        break;
+// The feature bits set in the structs of a pNext chain.
+FeatureSet featuresIn(const void* chain) {
+  FeatureSet s{};
+  for (auto* p = static_cast<const VkBaseInStructure*>(chain); p; p = p->pNext)
+    for (const FeatureSlot& slot : kSlots)
+      if (slot.sType == p->sType) {
+        VkBool32 on;
+        std::memcpy(&on, reinterpret_cast<const char*>(p) + slot.offset, sizeof on);
+        s.has[slot.feature] = s.has[slot.feature] || on;
       }
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES: {
-        auto* f = reinterpret_cast<const VkPhysicalDeviceVulkan13Features*>(p);
-        s.subgroupSizeControl |= f->subgroupSizeControl != 0;
-        s.computeFullSubgroups |= f->computeFullSubgroups != 0;
-        break;
-      }
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES:
-        s.bufferDeviceAddress |=
-            reinterpret_cast<const VkPhysicalDeviceBufferDeviceAddressFeatures*>(p)->bufferDeviceAddress != 0;
-        break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES:
-        s.shaderBufferInt64Atomics |=
-            reinterpret_cast<const VkPhysicalDeviceShaderAtomicInt64Features*>(p)->shaderBufferInt64Atomics != 0;
-        break;
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES: {
-        auto* f = reinterpret_cast<const VkPhysicalDeviceVulkanMemoryModelFeatures*>(p);
-        s.vulkanMemoryModel |= f->vulkanMemoryModel != 0;
-        s.vulkanMemoryModelDeviceScope |= f->vulkanMemoryModelDeviceScope != 0;
-        break;
-      }
-      case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES: {
-        auto* f = reinterpret_cast<const VkPhysicalDeviceSubgroupSizeControlFeatures*>(p);
-        s.subgroupSizeControl |= f->subgroupSizeControl != 0;
-        s.computeFullSubgroups |= f->computeFullSubgroups != 0;
-        break;
-      }
-      default: break;
-    }
-  }
   return s;
 }
 
@@ -150,10 +138,11 @@ constexpr VkSubgroupFeatureFlags kRequiredSubgroupOps = VK_SUBGROUP_FEATURE_BASI
                                                         VK_SUBGROUP_FEATURE_SHUFFLE_BIT |
                                                         VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
 constexpr uint32_t kMinSharedMemory = 16 * 1024;
+const char* const kSubgroupSizeControlExtension = "VK_EXT_subgroup_size_control";
 
 // Appends "a, b, c" style lists into a fixed buffer.
 struct List {
-  char text[400] = {};
+  char text[600] = {};
   int items = 0;
   void add(const char* item) {
     size_t len = std::strlen(text);
@@ -161,38 +150,107 @@ struct List {
   }
 };
 
+const char* algorithmName(VksortAlgorithm a) { return a == VKSORT_ALGORITHM_ONESWEEP ? "Onesweep" : "portable"; }
+
+// What the device lacks for an algorithm, as a list; none for a device that
+// can run it.
+void listMissing(const DeviceInfo& info, VksortAlgorithm algorithm, List* missing) {
+  if (info.apiVersion < VK_API_VERSION_1_2) missing->add("Vulkan 1.2 (of the instance and the device)");
+  if (info.apiVersion < VK_API_VERSION_1_3 && !info.subgroupSizeControlExtension)
+    missing->add("VK_EXT_subgroup_size_control (or Vulkan 1.3)");
+  const FeatureSet need = requiredFeatures(algorithm);
+  for (int f = 0; f < kFeatureCount; ++f)
+    if (need.has[f] && !info.supported.has[f]) missing->add(kFeatureNames[f]);
+  const uint32_t sg = info.props11.subgroupSize;
+  if (sg < 4 || sg > 128 || (sg & (sg - 1)) != 0) missing->add("a subgroup size between 4 and 128");
+  if (!(info.props11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT)) missing->add("subgroups in compute");
+  if ((info.props11.subgroupSupportedOperations & kRequiredSubgroupOps) != kRequiredSubgroupOps)
+    missing->add("subgroup operations BASIC, BALLOT, SHUFFLE and ARITHMETIC");
+  if (info.props.properties.limits.maxComputeSharedMemorySize < kMinSharedMemory)
+    missing->add("16 KiB of compute shared memory");
+}
+
+bool hasExtension(const VkDeviceCreateInfo& ci, const char* name) {
+  for (uint32_t i = 0; i < ci.enabledExtensionCount; ++i)
+    if (std::strcmp(ci.ppEnabledExtensionNames[i], name) == 0) return true;
+  return false;
+}
+
 }  // namespace
 
-VksortResult checkSupport(const DeviceInfo& info) {
+void queryDevice(const InstanceFunctions& fn, VkPhysicalDevice pd, uint32_t apiVersion, DeviceInfo* info) {
+  // The device's version first: the structs of a version or extension may be
+  // chained only where the instance and the device both have it.
+  VkPhysicalDeviceProperties2 version{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+  fn.getPhysicalDeviceProperties2(pd, &version);
+  const uint32_t asked = versionOf(apiVersion ? apiVersion : VK_API_VERSION_1_3);
+  const uint32_t device = versionOf(version.properties.apiVersion);
+  info->apiVersion = asked < device ? asked : device;
+  if (info->apiVersion < VK_API_VERSION_1_2) {
+    info->props = version;
+    return;
+  }
+  if (info->apiVersion < VK_API_VERSION_1_3) {
+    // Below 1.3, subgroup size control comes from its extension.
+    uint32_t count = 0;
+    fn.enumerateDeviceExtensionProperties(pd, nullptr, &count, nullptr);
+    auto* extensions = static_cast<VkExtensionProperties*>(std::malloc(sizeof(VkExtensionProperties) * (count + 1)));
+    if (extensions && fn.enumerateDeviceExtensionProperties(pd, nullptr, &count, extensions) >= VK_SUCCESS)
+      for (uint32_t i = 0; i < count; ++i)
+        if (std::strcmp(extensions[i].extensionName, kSubgroupSizeControlExtension) == 0)
+          info->subgroupSizeControlExtension = true;
+    std::free(extensions);
+  }
+  info->props.pNext = &info->props11;
+  info->props11.pNext = &info->props12;
+  info->features.pNext = &info->features12;
+  const bool v13 = info->apiVersion >= VK_API_VERSION_1_3;
+  if (v13) {
+    info->props12.pNext = &info->props13;
+    info->features12.pNext = &info->features13;
+  } else if (info->subgroupSizeControlExtension) {
+    info->props12.pNext = &info->sizeControlProps;
+    info->features12.pNext = &info->sizeControlFeatures;
+  }
+  fn.getPhysicalDeviceProperties2(pd, &info->props);
+  fn.getPhysicalDeviceFeatures2(pd, &info->features);
+  if (!v13) {  // the extension's properties, where Vulkan 1.3's would be
+    info->props13.minSubgroupSize = info->sizeControlProps.minSubgroupSize;
+    info->props13.maxSubgroupSize = info->sizeControlProps.maxSubgroupSize;
+    info->props13.maxComputeWorkgroupSubgroups = info->sizeControlProps.maxComputeWorkgroupSubgroups;
+    info->props13.requiredSubgroupSizeStages = info->sizeControlProps.requiredSubgroupSizeStages;
+  }
+  info->supported = featuresIn(&info->features);
+}
+
+VksortResult checkSupport(const DeviceInfo& info, VksortAlgorithm algorithm) {
   List missing;
-  if (info.props.properties.apiVersion < VK_API_VERSION_1_3) missing.add("Vulkan 1.3");
-  FeatureSet supported = featuresOf(info.features.features, info.features12, info.features13);
-  forEachRequiredFeature(supported, [&](const char* name, bool& have) {
-    if (!have) missing.add(name);
-  });
-  const uint32_t sg = info.props11.subgroupSize;
-  if (sg < 4 || sg > 128 || (sg & (sg - 1)) != 0) missing.add("a subgroup size between 4 and 128");
-  if (!(info.props11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT)) missing.add("subgroups in compute");
-  if ((info.props11.subgroupSupportedOperations & kRequiredSubgroupOps) != kRequiredSubgroupOps)
-    missing.add("subgroup operations BASIC, BALLOT, SHUFFLE and ARITHMETIC");
-  if (info.props.properties.limits.maxComputeSharedMemorySize < kMinSharedMemory)
-    missing.add("16 KiB of compute shared memory");
+  listMissing(info, algorithm, &missing);
   if (missing.items)
-    return fail(VKSORT_ERROR_DEVICE_NOT_SUPPORTED, "device '%s' cannot run vksort; it lacks: %s",
-                info.props.properties.deviceName, missing.text);
+    return fail(VKSORT_ERROR_DEVICE_NOT_SUPPORTED, "device '%s' cannot run vksort's %s algorithm; it lacks: %s",
+                info.props.properties.deviceName, algorithmName(algorithm), missing.text);
   return VKSORT_SUCCESS;
 }
 
-VksortResult checkEnabled(const VkDeviceCreateInfo& ci) {
-  FeatureSet enabled = enabledFeatures(ci);
+FeatureSet enabledFeatures(const DeviceInfo& info, const VkDeviceCreateInfo& ci) {
+  FeatureSet s = featuresIn(ci.pNext);
+  if (ci.pEnabledFeatures && ci.pEnabledFeatures->shaderInt64) s.has[kShaderInt64] = true;
+  // Below Vulkan 1.3 the subgroup size control comes with its extension.
+  if (info.apiVersion < VK_API_VERSION_1_3 && !hasExtension(ci, kSubgroupSizeControlExtension))
+    s.has[kSubgroupSizeControl] = s.has[kComputeFullSubgroups] = false;
+  return s;
+}
+
+VksortResult checkEnabled(const FeatureSet& enabled, VksortAlgorithm algorithm) {
+  const FeatureSet need = requiredFeatures(algorithm);
   List missing;
-  forEachRequiredFeature(enabled, [&](const char* name, bool& on) {
-    if (!on) missing.add(name);
-  });
+  for (int f = 0; f < kFeatureCount; ++f)
+    if (need.has[f] && !enabled.has[f]) missing.add(kFeatureNames[f]);
   if (missing.items)
     return fail(VKSORT_ERROR_FEATURE_NOT_ENABLED,
-                "the device was created without features vksort needs: %s (vksortEnableRequiredFeatures sets them)",
-                missing.text);
+                "the device was created without features vksort's %s algorithm needs: %s "
+                "(vksortCheckDeviceSupport lists them; vksortEnableRequiredFeatures sets them)",
+                algorithmName(algorithm), missing.text);
   return VKSORT_SUCCESS;
 }
 
@@ -209,19 +267,55 @@ bool driverHasForwardProgress(VkDriverId driver) {
   }
 }
 
-void enableRequiredFeatures(VkPhysicalDeviceFeatures2* features2, VkPhysicalDeviceVulkan12Features* features12,
-                            VkPhysicalDeviceVulkan13Features* features13) {
-  if (features2) features2->features.shaderInt64 = VK_TRUE;
-  if (features12) {
-    features12->bufferDeviceAddress = VK_TRUE;
-    features12->shaderBufferInt64Atomics = VK_TRUE;
-    features12->vulkanMemoryModel = VK_TRUE;
-    features12->vulkanMemoryModelDeviceScope = VK_TRUE;
-  }
-  if (features13) {
-    features13->subgroupSizeControl = VK_TRUE;
-    features13->computeFullSubgroups = VK_TRUE;
-  }
+VksortAlgorithm chooseAlgorithm(const DeviceInfo& info, VksortAlgorithm requested, const FeatureSet& enabled) {
+  if (requested != VKSORT_ALGORITHM_AUTO) return requested;
+  List missing;
+  listMissing(info, VKSORT_ALGORITHM_ONESWEEP, &missing);
+  const FeatureSet need = requiredFeatures(VKSORT_ALGORITHM_ONESWEEP);
+  for (int f = 0; f < kFeatureCount; ++f)
+    if (need.has[f] && !enabled.has[f]) missing.add(kFeatureNames[f]);
+  return driverHasForwardProgress(info.props12.driverID) && !missing.items ? VKSORT_ALGORITHM_ONESWEEP
+                                                                           : VKSORT_ALGORITHM_PORTABLE;
+}
+
+void fillRequirements(const DeviceInfo& info, VksortAlgorithm algorithm, VksortDeviceRequirements* req) {
+  *req = VksortDeviceRequirements{};
+  req->algorithm = algorithm;
+  req->apiVersion = VK_API_VERSION_1_2;
+  if (info.apiVersion < VK_API_VERSION_1_3) req->extensionNames[req->extensionCount++] = kSubgroupSizeControlExtension;
+  const FeatureSet need = requiredFeatures(algorithm);
+  req->bufferDeviceAddress = need.has[kBufferDeviceAddress];
+  req->subgroupSizeControl = need.has[kSubgroupSizeControl];
+  req->computeFullSubgroups = need.has[kComputeFullSubgroups];
+  req->shaderInt64 = need.has[kShaderInt64];
+  req->shaderBufferInt64Atomics = need.has[kShaderBufferInt64Atomics];
+  req->vulkanMemoryModel = need.has[kVulkanMemoryModel];
+}
+
+VksortResult enableRequiredFeatures(const VksortDeviceRequirements& req, VkPhysicalDeviceFeatures2* features2) {
+  const bool need[kFeatureCount] = {req.bufferDeviceAddress != 0,      req.subgroupSizeControl != 0,
+                                    req.computeFullSubgroups != 0,     req.shaderInt64 != 0,
+                                    req.shaderBufferInt64Atomics != 0, req.vulkanMemoryModel != 0};
+  // Find a struct for every feature first: on failure nothing is changed.
+  bool carried[kFeatureCount] = {};
+  for (auto* p = reinterpret_cast<VkBaseOutStructure*>(features2); p; p = p->pNext)
+    for (const FeatureSlot& slot : kSlots)
+      if (slot.sType == p->sType) carried[slot.feature] = true;
+  List missing;
+  for (int f = 0; f < kFeatureCount; ++f)
+    if (need[f] && !carried[f]) missing.add(kFeatureNames[f]);
+  if (missing.items)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT,
+                "no struct in the features2 chain carries %s: chain VkPhysicalDeviceVulkan12Features and "
+                "VkPhysicalDeviceVulkan13Features (or VkPhysicalDeviceSubgroupSizeControlFeatures below Vulkan 1.3)",
+                missing.text);
+  for (auto* p = reinterpret_cast<VkBaseOutStructure*>(features2); p; p = p->pNext)
+    for (const FeatureSlot& slot : kSlots)
+      if (slot.sType == p->sType && need[slot.feature]) {
+        const VkBool32 on = VK_TRUE;
+        std::memcpy(reinterpret_cast<char*>(p) + slot.offset, &on, sizeof on);
+      }
+  return VKSORT_SUCCESS;
 }
 
 }  // namespace vksort

@@ -40,6 +40,7 @@ struct InstanceFunctions {
   PFN_vkGetPhysicalDeviceProperties2 getPhysicalDeviceProperties2 = nullptr;
   PFN_vkGetPhysicalDeviceFeatures2 getPhysicalDeviceFeatures2 = nullptr;
   PFN_vkGetDeviceProcAddr getDeviceProcAddr = nullptr;
+  PFN_vkEnumerateDeviceExtensionProperties enumerateDeviceExtensionProperties = nullptr;
 };
 
 struct DeviceFunctions {
@@ -61,8 +62,28 @@ struct DeviceFunctions {
   PFN_vkCmdEndDebugUtilsLabelEXT cmdEndDebugUtilsLabel;
 };
 
-// What vksort reads of a physical device.
+// The device features vksort may need (which ones, by algorithm:
+// device.cpp, requiredFeatures).
+enum Feature {
+  kBufferDeviceAddress,
+  kSubgroupSizeControl,
+  kComputeFullSubgroups,
+  kShaderInt64,
+  kShaderBufferInt64Atomics,
+  kVulkanMemoryModel,
+  kFeatureCount
+};
+
+struct FeatureSet {
+  bool has[kFeatureCount];
+};
+
+// What vksort reads of a physical device. Below Vulkan 1.3, props13 holds
+// the subgroup size control extension's properties.
 struct DeviceInfo {
+  uint32_t apiVersion = 0;  // the lower of the instance's (as the caller says) and the device's
+  bool subgroupSizeControlExtension = false;
+  FeatureSet supported{};
   VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
   VkPhysicalDeviceVulkan11Properties props11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
   VkPhysicalDeviceVulkan12Properties props12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
@@ -70,23 +91,33 @@ struct DeviceInfo {
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   VkPhysicalDeviceVulkan12Features features12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   VkPhysicalDeviceVulkan13Features features13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  VkPhysicalDeviceSubgroupSizeControlProperties sizeControlProps{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
+  VkPhysicalDeviceSubgroupSizeControlFeatures sizeControlFeatures{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
 };
 
 VksortResult loadInstanceFunctions(VkInstance instance, PFN_vkGetInstanceProcAddr gipa, InstanceFunctions* f);
 VksortResult loadDeviceFunctions(VkDevice device, PFN_vkGetDeviceProcAddr gdpa, DeviceFunctions* f);
-void queryDevice(const InstanceFunctions& fn, VkPhysicalDevice pd, DeviceInfo* info);
-// Whether the physical device has every feature and property vksort needs;
-// the message lists what it lacks.
-VksortResult checkSupport(const DeviceInfo& info);
-// Whether the caller enabled every feature vksort needs on its device.
-VksortResult checkEnabled(const VkDeviceCreateInfo& ci);
+// apiVersion: the instance's, as the caller gives it (0 = Vulkan 1.3).
+void queryDevice(const InstanceFunctions& fn, VkPhysicalDevice pd, uint32_t apiVersion, DeviceInfo* info);
+// Whether the device has every feature and property the algorithm needs; the
+// message lists what it lacks.
+VksortResult checkSupport(const DeviceInfo& info, VksortAlgorithm algorithm);
+// What the caller enabled on its device (features, and the subgroup size
+// control extension below Vulkan 1.3).
+FeatureSet enabledFeatures(const DeviceInfo& info, const VkDeviceCreateInfo& ci);
+// Whether the caller enabled every feature the algorithm needs.
+VksortResult checkEnabled(const FeatureSet& enabled, VksortAlgorithm algorithm);
 // Whether the driver is known to give running workgroups forward progress,
 // which Onesweep's look-back needs (the table is in vksort.h, at
 // VksortAlgorithm). Unknown drivers get no.
 bool driverHasForwardProgress(VkDriverId driver);
-// Sets (never clears) the feature bits vksort needs.
-void enableRequiredFeatures(VkPhysicalDeviceFeatures2* features2, VkPhysicalDeviceVulkan12Features* features12,
-                            VkPhysicalDeviceVulkan13Features* features13);
+// Resolves AUTO: Onesweep where the driver gives forward progress and the
+// device has and enabled what Onesweep needs, else the portable algorithm.
+VksortAlgorithm chooseAlgorithm(const DeviceInfo& info, VksortAlgorithm requested, const FeatureSet& enabled);
+void fillRequirements(const DeviceInfo& info, VksortAlgorithm algorithm, VksortDeviceRequirements* req);
+VksortResult enableRequiredFeatures(const VksortDeviceRequirements& req, VkPhysicalDeviceFeatures2* features2);
 
 // ---------------------------------------------------------------------------
 // tuning.cpp: the Config of a sorter
@@ -115,6 +146,9 @@ struct Config {
   uint32_t maxShared;    // maxComputeSharedMemorySize
   uint32_t maxWorkgroupSize;
   uint32_t maxDispatchX;  // maxComputeWorkGroupCount[0]
+  // Every workgroup size is a multiple of this: the subgroup size, or where
+  // it cannot be pinned, the largest the device may run.
+  uint32_t workgroupGranule;
   // The algorithm (AUTO resolved) and its digit width.
   VksortAlgorithm algorithm;
   uint32_t radixBits;
@@ -138,10 +172,10 @@ struct Config {
   uint32_t valueBytes() const { return 4 * valueWords; }
 };
 
-// Resolves the create info (key and value types, algorithm, tuning) for a
-// device into a Config, checking every field.
-VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, const VksortTestingHooks* hooks,
-                          Config* config);
+// Resolves the create info (key and value types, tuning) for a device and
+// an algorithm (never AUTO) into a Config, checking every field.
+VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, VksortAlgorithm algorithm,
+                          const VksortTestingHooks* hooks, Config* config);
 // Whether a tile of this shape stages 64-bit keys and values through shared
 // memory a word at a time (tile_sort.glsl, ONE_WORD_STAGING).
 bool stageOneWord(const Config& c, uint32_t workgroupSize, uint32_t keysPerThread);

@@ -36,11 +36,18 @@ struct Label {
   }
 };
 
-void computeBarrier(const VksortSorter s, VkCommandBuffer cmd, VkPipelineStageFlags srcStage, VkAccessFlags srcAccess) {
+void barrier(const VksortSorter s, VkCommandBuffer cmd, VkPipelineStageFlags srcStage, VkAccessFlags srcAccess,
+             VkPipelineStageFlags dstStage, VkAccessFlags dstAccess) {
   VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   mb.srcAccessMask = srcAccess;
-  mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-  s->fn.cmdPipelineBarrier(cmd, srcStage, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+  mb.dstAccessMask = dstAccess;
+  s->fn.cmdPipelineBarrier(cmd, srcStage, dstStage, 0, 1, &mb, 0, nullptr, 0, nullptr);
+}
+
+// Between dependent dispatches of one sort.
+void computeBarrier(const VksortSorter s, VkCommandBuffer cmd, VkPipelineStageFlags srcStage, VkAccessFlags srcAccess) {
+  barrier(s, cmd, srcStage, srcAccess, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
 }
 
 void push(const VksortSorter s, VkCommandBuffer cmd, const VksortPush& p) {
@@ -124,6 +131,13 @@ void recordOnesweep(const VksortSorter s, VkCommandBuffer cmd, const VksortSortI
   {
     Label label(s, cmd, "vksort %s histogram", name);
     // The header (histograms and counters) starts at zero for every sort.
+    // The fill is a write after the writes of an earlier sort on the same
+    // temp range, perhaps in this command buffer: vksort orders them itself,
+    // so that the caller's barrier need not know that temp is cleared by a
+    // transfer.
+    barrier(s, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_ACCESS_TRANSFER_WRITE_BIT);
     s->fn.cmdFillBuffer(cmd, info.temp.buffer, info.temp.offset, VKSORT_TEMP_HEADER_BYTES, 0);
     computeBarrier(s, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     VksortPush pc = plan.push;

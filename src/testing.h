@@ -20,6 +20,11 @@ typedef struct VksortTestingHooks {
   // Fault injection: each tile holds back its status for up to this many
   // polling rounds (varying by tile) before publishing. 0 = off.
   uint32_t faultPublishDelay;
+  // Hold the kernels' shapes to these limits, where they are below the
+  // device's (0 = the device's): the smallest Vulkan allows are 16 KiB of
+  // shared memory and 128 invocations per workgroup.
+  uint32_t maxComputeSharedMemorySize;
+  uint32_t maxComputeWorkGroupInvocations;
 } VksortTestingHooks;
 
 // vksortCreateSorter with hooks (null: none).

@@ -42,6 +42,22 @@ uint64_t onesweepSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t it
   return ((tile > hist ? tile : hist) + VKSORT_RADIX + 1 + VKSORT_RADIX + subgroups + 1 + 2 * VKSORT_RADIX + 2) * 4;
 }
 
+// Shared memory of portable_scatter.comp, in bytes (mirrors tile_sort.glsl's
+// sWork and sDigitBase and common.glsl's scan arrays, with 2^radixBits
+// digits); the count and scan kernels need less.
+uint64_t portableSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t itemWords, uint32_t radixBits) {
+  const uint64_t subgroups = wg / sg, radix = uint64_t(1) << radixBits;
+  const uint64_t tile = uint64_t(wg) * kpt * itemWords, hist = subgroups * radix;
+  return ((tile > hist ? tile : hist) + 2 * radix + subgroups + 1) * 4;
+}
+
+// Shared memory of the algorithm's tile kernel (onesweep.comp or
+// portable_scatter.comp).
+uint64_t tileSharedBytes(const Config& c, uint32_t wg, uint32_t kpt, uint32_t itemWords) {
+  return c.algorithm == VKSORT_ALGORITHM_PORTABLE ? portableSharedBytes(wg, kpt, c.subgroupSize, itemWords, c.radixBits)
+                                                  : onesweepSharedBytes(wg, kpt, c.subgroupSize, itemWords);
+}
+
 // Shared memory of bitonic.comp, in bytes, for `capacity` keys of keyWords
 // words, with or without their indices (mirrors its shared declarations and
 // common.glsl's scan arrays).
@@ -72,11 +88,12 @@ VksortResult chooseBitonic(const Config& c, const char* field, uint32_t cap, uin
   const bool valid = (cap & (cap - 1)) == 0 && cap >= 2 * sg;
   for (uint32_t i = 0; valid && i < classes; ++i) {
     const uint32_t capacity = cap >> i;
-    if (i > 0 && capacity < 2 * sg) break;
+    if (i > 0 && (capacity < 2 * sg || bitonicWorkgroup(capacity, c.maxWorkgroupSize) % c.workgroupGranule != 0))
+      break;
     k->workgroupSize[i] = bitonicWorkgroup(capacity, c.maxWorkgroupSize);
     k->keysPerThread[i] = capacity / k->workgroupSize[i];
   }
-  if (!valid || k->keysPerThread[0] > 16 ||
+  if (!valid || k->keysPerThread[0] > 16 || k->workgroupSize[0] % c.workgroupGranule != 0 ||
       bitonicSharedBytes(cap, k->workgroupSize[0], sg, c.keyWords, index) > c.maxShared)
     return fail(
         VKSORT_ERROR_INVALID_ARGUMENT,
@@ -98,11 +115,15 @@ VksortTuning defaultTuning(const DeviceInfo& info, const Config& c) {
   // 16 KiB; NVIDIA runs 1024 invocations. 64-bit items on NVIDIA go through
   // shared memory a word at a time, elsewhere the tile shrinks until both
   // words fit.
+  const uint32_t granule = c.workgroupGranule;
   d.workgroupSize = nvidia ? 1024 : sg * 16 < 512 ? sg * 16 : 512;
+  if (d.workgroupSize < granule) d.workgroupSize = granule;
   while (d.workgroupSize > maxWg) d.workgroupSize /= 2;
+  while (d.workgroupSize > granule && tileSharedBytes(c, d.workgroupSize, 1, 1) > maxShared)  // small shared memory
+    d.workgroupSize /= 2;
   d.keysPerThread = d.workgroupSize == 1024 ? (itemWords == 2 ? 8 : 10) : 20;
   while (d.keysPerThread > 1 &&
-         onesweepSharedBytes(d.workgroupSize, d.keysPerThread, sg, nvidia ? 1 : itemWords) > maxShared)
+         tileSharedBytes(c, d.workgroupSize, d.keysPerThread, nvidia ? 1 : itemWords) > maxShared)
     --d.keysPerThread;
   // The ring: 768 tiles x 256 digits x 8 bytes = 1.5 MiB, enough for every
   // tile in flight on a large GPU plus the look-back window.
@@ -114,7 +135,7 @@ VksortTuning defaultTuning(const DeviceInfo& info, const Config& c) {
   // The one-workgroup path is latency-bound: many invocations, few keys each.
   d.oneWorkgroupSize = nvidia ? 512 : maxWg < 1024 ? maxWg : 1024;
   d.oneWorkgroupKeysPerThread = nvidia ? 8 : 4;
-  while (d.oneWorkgroupSize > sg &&  // per-subgroup histograms grow with the workgroup
+  while (d.oneWorkgroupSize > granule &&  // per-subgroup histograms grow with the workgroup
          onesweepSharedBytes(d.oneWorkgroupSize, d.oneWorkgroupKeysPerThread, sg, itemWords) > maxShared)
     d.oneWorkgroupSize /= 2;
   d.oneWorkgroupMaxCount = d.oneWorkgroupSize * d.oneWorkgroupKeysPerThread;
@@ -156,10 +177,11 @@ VksortResult checkTuning(Config* c) {
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                 "tuning: lookbackLanes %u must be a power of two up to 8 and the subgroup size %u", t.lookbackLanes,
                 sg);
-  if (t.workgroupSize % sg != 0 || t.workgroupSize > maxWg)
+  const uint32_t granule = c->workgroupGranule;
+  if (t.workgroupSize % granule != 0 || t.workgroupSize > maxWg)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                 "tuning: workgroupSize %u must be a multiple of the subgroup size %u and at most %u", t.workgroupSize,
-                sg, maxWg);
+                granule, maxWg);
   if (t.keysPerThread > kMaxKeysPerThread || t.oneWorkgroupKeysPerThread > kMaxKeysPerThread)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                 "tuning: keysPerThread %u and oneWorkgroupKeysPerThread %u must be at most %u", t.keysPerThread,
@@ -174,17 +196,17 @@ VksortResult checkTuning(Config* c) {
     return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: ringSlots %u > 65536 or lookback %u > 4096", t.ringSlots,
                 t.lookback);
   // 64-bit items can always be staged a word at a time (stageOneWord).
-  const uint64_t tileBytes = onesweepSharedBytes(t.workgroupSize, t.keysPerThread, sg, 1);
+  const uint64_t tileBytes = tileSharedBytes(*c, t.workgroupSize, t.keysPerThread, 1);
   if (tileBytes > maxShared)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                 "tuning: a tile of %u x %u keys needs %llu bytes of shared memory; the device has %u", t.workgroupSize,
                 t.keysPerThread, (unsigned long long)tileBytes, maxShared);
-  if (t.oneWorkgroupSize % sg != 0 || t.oneWorkgroupSize > maxWg ||
+  if (t.oneWorkgroupSize % granule != 0 || t.oneWorkgroupSize > maxWg ||
       onesweepSharedBytes(t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, sg, 1) > maxShared)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                 "tuning: the one-workgroup sort's %u x %u keys need a workgroup size that is a multiple of %u, at "
                 "most %u, and fit in shared memory",
-                t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, sg, maxWg);
+                t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, granule, maxWg);
   const uint32_t oneKeys = c->oneWorkgroupKeys();
   if (t.oneWorkgroupMaxCount != oneKeys &&
       (uint64_t(t.oneWorkgroupMaxCount) != 2ull * oneKeys || 2 * t.oneWorkgroupSize > maxWg ||
@@ -204,32 +226,15 @@ VksortResult checkTuning(Config* c) {
   return r;
 }
 
-// Resolves VKSORT_ALGORITHM_AUTO by the driver (vksort.h, VksortAlgorithm)
-// and checks the portable digit width.
-VksortResult chooseAlgorithm(const DeviceInfo& info, const VksortCreateInfo& ci, Config* c) {
-  static_assert(sizeof(VksortAlgorithm) == 4, "C enums are 32-bit");
-  const uint32_t algorithm = enumValue(&ci.algorithm);
-  if (algorithm > VKSORT_ALGORITHM_PORTABLE)
-    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "algorithm %u is not a VksortAlgorithm", algorithm);
-  const uint32_t radixBits = ci.portableRadixBits ? ci.portableRadixBits : VKSORT_RADIX_BITS;
-  if (radixBits != 1 && radixBits != 2 && radixBits != 4 && radixBits != 8)
-    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "portableRadixBits %u is not 0, 1, 2, 4 or 8", radixBits);
-  c->algorithm = VksortAlgorithm(algorithm);
-  if (c->algorithm == VKSORT_ALGORITHM_AUTO)
-    c->algorithm =
-        driverHasForwardProgress(info.props12.driverID) ? VKSORT_ALGORITHM_ONESWEEP : VKSORT_ALGORITHM_PORTABLE;
-  c->radixBits = c->algorithm == VKSORT_ALGORITHM_PORTABLE ? radixBits : VKSORT_RADIX_BITS;
-  if (c->algorithm == VKSORT_ALGORITHM_PORTABLE) {
-    // The tile table must stay below 2^31 entries, so that the shaders' u32
-    // indices cannot overflow.
-    const uint64_t tiles = (uint64_t(VKSORT_MAX_COUNT) + c->tileKeys() - 1) / c->tileKeys();
-    if ((tiles << radixBits) > (uint64_t(1) << 31))
-      return fail(VKSORT_ERROR_INVALID_ARGUMENT,
-                  "tuning: tiles of %u keys are too small for the portable algorithm with %u-bit digits (its tile "
-                  "table for VKSORT_MAX_COUNT keys would exceed 2^31 entries)",
-                  c->tileKeys(), radixBits);
-    c->t.midsizeMaxCount = VKSORT_TUNING_OFF;  // a Onesweep path
-  }
+// The portable algorithm's tile table must stay below 2^31 entries, so that
+// the shaders' u32 indices cannot overflow.
+VksortResult checkPortableTable(const Config& c) {
+  const uint64_t tiles = (uint64_t(VKSORT_MAX_COUNT) + c.tileKeys() - 1) / c.tileKeys();
+  if ((tiles << c.radixBits) > (uint64_t(1) << 31))
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT,
+                "tuning: tiles of %u keys are too small for the portable algorithm with %u-bit digits (its tile "
+                "table for VKSORT_MAX_COUNT keys would exceed 2^31 entries)",
+                c.tileKeys(), c.radixBits);
   return VKSORT_SUCCESS;
 }
 
@@ -237,15 +242,19 @@ VksortResult chooseAlgorithm(const DeviceInfo& info, const VksortCreateInfo& ci,
 
 bool stageOneWord(const Config& c, uint32_t workgroupSize, uint32_t keysPerThread) {
   // Only where both words would not fit: the second round costs barriers.
-  return (c.keyWords == 2 || c.valueWords == 2) &&
-         onesweepSharedBytes(workgroupSize, keysPerThread, c.subgroupSize, 2) > c.maxShared;
+  return (c.keyWords == 2 || c.valueWords == 2) && tileSharedBytes(c, workgroupSize, keysPerThread, 2) > c.maxShared;
 }
 
-VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, const VksortTestingHooks* hooks,
-                          Config* c) {
+VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, VksortAlgorithm algorithm,
+                          const VksortTestingHooks* hooks, Config* c) {
   *c = Config{};
   VksortResult r = chooseTypes(ci, c);
   if (r != VKSORT_SUCCESS) return r;
+  const uint32_t radixBits = ci.portableRadixBits ? ci.portableRadixBits : VKSORT_RADIX_BITS;
+  if (radixBits != 1 && radixBits != 2 && radixBits != 4 && radixBits != 8)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "portableRadixBits %u is not 0, 1, 2, 4 or 8", radixBits);
+  c->algorithm = algorithm;
+  c->radixBits = algorithm == VKSORT_ALGORITHM_PORTABLE ? radixBits : VKSORT_RADIX_BITS;
   const VkPhysicalDeviceLimits& lim = info.props.properties.limits;
   c->subgroupSize = info.props11.subgroupSize;
   c->pinSubgroupSize = (info.props13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&
@@ -259,6 +268,16 @@ VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, co
   if (c->pinSubgroupSize && info.props13.maxComputeWorkgroupSubgroups * c->subgroupSize < c->maxWorkgroupSize)
     c->maxWorkgroupSize = info.props13.maxComputeWorkgroupSubgroups * c->subgroupSize;
   c->maxDispatchX = lim.maxComputeWorkGroupCount[0];
+  // Full subgroups without a pinned size: Vulkan asks for workgroups in
+  // multiples of the largest subgroup size.
+  c->workgroupGranule = c->subgroupSize;
+  if (!c->pinSubgroupSize && info.props13.maxSubgroupSize > c->workgroupGranule)
+    c->workgroupGranule = info.props13.maxSubgroupSize;
+  // Tests hold vksort to the smallest limits Vulkan allows.
+  if (hooks && hooks->maxComputeSharedMemorySize && hooks->maxComputeSharedMemorySize < c->maxShared)
+    c->maxShared = hooks->maxComputeSharedMemorySize;
+  if (hooks && hooks->maxComputeWorkGroupInvocations && hooks->maxComputeWorkGroupInvocations < c->maxWorkgroupSize)
+    c->maxWorkgroupSize = hooks->maxComputeWorkGroupInvocations;
   c->histogramWorkgroupSize = kHistogramWorkgroupSize;
   while (c->histogramWorkgroupSize > c->maxWorkgroupSize) c->histogramWorkgroupSize /= 2;
   c->scanWorkgroupSize = kScanWorkgroupSize;
@@ -278,7 +297,10 @@ VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, co
       c->t.lookbackLanes *= 2;
   }
   if ((r = checkTuning(c)) != VKSORT_SUCCESS) return r;
-  if ((r = chooseAlgorithm(info, ci, c)) != VKSORT_SUCCESS) return r;
+  if (algorithm == VKSORT_ALGORITHM_PORTABLE) {
+    if ((r = checkPortableTable(*c)) != VKSORT_SUCCESS) return r;
+    c->t.midsizeMaxCount = VKSORT_TUNING_OFF;  // a Onesweep path
+  }
   // Where keys and values fit in shared memory together, the one-workgroup
   // kernel keeps them there between passes; otherwise its passes go through
   // the keys and alt buffers.

@@ -46,15 +46,22 @@ VksortResult createSorter(const VksortCreateInfo* ci, const VksortTestingHooks* 
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                 "pDeviceCreateInfo is null; pass the VkDeviceCreateInfo the device was created with");
 
+  static_assert(sizeof(VksortAlgorithm) == 4, "C enums are 32-bit");
+  const uint32_t requested = enumValue(&ci->algorithm);
+  if (requested > VKSORT_ALGORITHM_PORTABLE)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "algorithm %u is not a VksortAlgorithm", requested);
+
   InstanceFunctions ifn;
   VksortResult r = loadInstanceFunctions(ci->instance, ci->pfnGetInstanceProcAddr, &ifn);
   if (r != VKSORT_SUCCESS) return r;
   DeviceInfo info;
-  queryDevice(ifn, ci->physicalDevice, &info);
-  if ((r = checkSupport(info)) != VKSORT_SUCCESS) return r;
-  if ((r = checkEnabled(*ci->pDeviceCreateInfo)) != VKSORT_SUCCESS) return r;
+  queryDevice(ifn, ci->physicalDevice, ci->apiVersion, &info);
+  const FeatureSet enabled = enabledFeatures(info, *ci->pDeviceCreateInfo);
+  const VksortAlgorithm algorithm = chooseAlgorithm(info, VksortAlgorithm(requested), enabled);
+  if ((r = checkSupport(info, algorithm)) != VKSORT_SUCCESS) return r;
+  if ((r = checkEnabled(enabled, algorithm)) != VKSORT_SUCCESS) return r;
   Config config;
-  if ((r = chooseConfig(info, *ci, hooks, &config)) != VKSORT_SUCCESS) return r;
+  if ((r = chooseConfig(info, *ci, algorithm, hooks, &config)) != VKSORT_SUCCESS) return r;
 
   void* mem = ci->pAllocationCallbacks
                   ? ci->pAllocationCallbacks->pfnAllocation(ci->pAllocationCallbacks->pUserData, sizeof(VksortSorter_T),
@@ -131,21 +138,32 @@ const char* vksortPathName(VksortPath path) {
 }
 
 VksortResult vksortCheckDeviceSupport(VkInstance instance, VkPhysicalDevice physicalDevice,
-                                      PFN_vkGetInstanceProcAddr pfnGetInstanceProcAddr) {
+                                      PFN_vkGetInstanceProcAddr pfnGetInstanceProcAddr, uint32_t apiVersion,
+                                      VksortAlgorithm algorithm, VksortDeviceRequirements* pRequirements) {
   clearError();
   if (!instance || !physicalDevice)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT, "instance and physicalDevice must not be null");
+  const uint32_t requested = enumValue(&algorithm);
+  if (requested > VKSORT_ALGORITHM_PORTABLE)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "algorithm %u is not a VksortAlgorithm", requested);
   InstanceFunctions fn;
   VksortResult r = loadInstanceFunctions(instance, pfnGetInstanceProcAddr, &fn);
   if (r != VKSORT_SUCCESS) return r;
   DeviceInfo info;
-  queryDevice(fn, physicalDevice, &info);
-  return checkSupport(info);
+  queryDevice(fn, physicalDevice, apiVersion, &info);
+  // AUTO, for a device that will enable everything this one has.
+  const VksortAlgorithm chosen = chooseAlgorithm(info, VksortAlgorithm(requested), info.supported);
+  if ((r = checkSupport(info, chosen)) != VKSORT_SUCCESS) return r;
+  if (pRequirements) fillRequirements(info, chosen, pRequirements);
+  return VKSORT_SUCCESS;
 }
 
-void vksortEnableRequiredFeatures(VkPhysicalDeviceFeatures2* features2, VkPhysicalDeviceVulkan12Features* features12,
-                                  VkPhysicalDeviceVulkan13Features* features13) {
-  enableRequiredFeatures(features2, features12, features13);
+VksortResult vksortEnableRequiredFeatures(const VksortDeviceRequirements* pRequirements,
+                                          VkPhysicalDeviceFeatures2* pFeatures2) {
+  clearError();
+  if (!pRequirements || !pFeatures2)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "pRequirements and pFeatures2 must not be null");
+  return enableRequiredFeatures(*pRequirements, pFeatures2);
 }
 
 VksortResult vksortCreateSorter(const VksortCreateInfo* pCreateInfo, VksortSorter* pSorter) {

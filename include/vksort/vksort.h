@@ -9,13 +9,17 @@
 //
 // Typical use:
 //
-//   VkPhysicalDeviceVulkan12Features f12 = {...}; VkPhysicalDeviceVulkan13Features f13 = {...};
-//   VkPhysicalDeviceFeatures2 f2 = {...};
-//   vksortEnableRequiredFeatures(&f2, &f12, &f13);   // before vkCreateDevice
+//   VksortDeviceRequirements need;                 // before vkCreateDevice
+//   if (vksortCheckDeviceSupport(instance, physicalDevice, vkGetInstanceProcAddr, VK_API_VERSION_1_3,
+//                                VKSORT_ALGORITHM_AUTO, &need) != VKSORT_SUCCESS) puts(vksortGetLastError());
+//   VkPhysicalDeviceVulkan13Features f13 = {...}; VkPhysicalDeviceVulkan12Features f12 = {..., &f13};
+//   VkPhysicalDeviceFeatures2 f2 = {..., &f12};
+//   vksortEnableRequiredFeatures(&need, &f2);      // and enable need.extensionNames
 //   ... vkCreateDevice(physicalDevice, &deviceCreateInfo, ...) ...
 //
 //   VksortCreateInfo ci = {};
 //   ci.instance = instance; ci.physicalDevice = physicalDevice; ci.device = device;
+//   ci.apiVersion = VK_API_VERSION_1_3;                 // the instance's
 //   ci.pfnGetInstanceProcAddr = vkGetInstanceProcAddr;  // the loader's, or volk's
 //   ci.pDeviceCreateInfo = &deviceCreateInfo;            // tells vksort what you enabled
 //   VksortSorter sorter;
@@ -55,7 +59,15 @@
 //    VK_ACCESS_SHADER_WRITE_BIT, and every earlier access (read or write) to
 //    the alt, altValues and temp ranges must have completed before
 //    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT.
-//    This includes an earlier vksort sort that used the same temp range.
+//    One barrier does all of this, also between two sorts on the same
+//    buffers, in one command buffer or across submissions:
+//      srcStageMask  = (the stages of your writes) | COMPUTE_SHADER | TRANSFER
+//      srcAccessMask = (your writes) | SHADER_WRITE | TRANSFER_WRITE
+//      dstStageMask  = COMPUTE_SHADER | TRANSFER
+//      dstAccessMask = SHADER_READ | SHADER_WRITE
+//    vksort orders its own writes to temp (its clearing of temp's header
+//    with a transfer, after an earlier sort's writes) with a barrier of its
+//    own, so the dstAccessMask needs no TRANSFER_WRITE.
 //    The indirect count must not change until the sort has finished.
 //  - After the sort: the result ranges (keys and values, or alt and
 //    altValues, see VksortResultBuffer) were last written by
@@ -76,25 +88,35 @@
 // with respect to other calls on the same sorter. vksortGetLastError is
 // per thread.
 //
-// Device requirements: a Vulkan 1.3 device and instance (apiVersion >= 1.3),
-// with these features enabled at device creation (vksortEnableRequiredFeatures
-// sets exactly these):
-//  - VkPhysicalDeviceFeatures::shaderInt64
-//  - VkPhysicalDeviceVulkan12Features::bufferDeviceAddress
-//  - VkPhysicalDeviceVulkan12Features::shaderBufferInt64Atomics
-//  - VkPhysicalDeviceVulkan12Features::vulkanMemoryModel
-//  - VkPhysicalDeviceVulkan12Features::vulkanMemoryModelDeviceScope
-//  - VkPhysicalDeviceVulkan13Features::subgroupSizeControl
-//  - VkPhysicalDeviceVulkan13Features::computeFullSubgroups
-// and these properties: subgroup size between 4 and 128; subgroup operations
-// BASIC, BALLOT, SHUFFLE and ARITHMETIC in the compute stage; at least 16 KiB
-// of compute shared memory. vksortCheckDeviceSupport tells whether a physical
-// device qualifies before you create a VkDevice.
+// Device requirements, by algorithm (vksortCheckDeviceSupport says whether
+// a device meets them and fills a VksortDeviceRequirements with what to
+// enable; vksortEnableRequiredFeatures sets those features):
+//
+//   requirement                                       portable   Onesweep
+//   Vulkan 1.2 (instance and device)                     yes        yes
+//   bufferDeviceAddress                                  yes        yes
+//   subgroupSizeControl, computeFullSubgroups            yes        yes
+//     (Vulkan 1.3, or VK_EXT_subgroup_size_control)
+//   subgroup BASIC, BALLOT, SHUFFLE, ARITHMETIC           yes        yes
+//     in compute; subgroup size 4 to 128
+//   16 KiB of compute shared memory                      yes        yes
+//   shaderInt64                                           -         yes
+//   shaderBufferInt64Atomics                              -         yes
+//   vulkanMemoryModel                                     -         yes
+//
+// A device without subgroupSizeControl and computeFullSubgroups is refused:
+// every kernel sizes its shared memory and lane masks by the subgroup size
+// and needs every subgroup full, which only computeFullSubgroups promises.
+// The portable kernels (and the bitonic one, which both algorithms use)
+// reach buffers through 32-bit address words and use no 64-bit integers,
+// 64-bit atomics or memory model, so the portable algorithm runs on GPUs
+// without them (Apple through MoltenVK, Mali, older Adreno).
 //
 // Onesweep's look-back lets one workgroup wait for another that started
 // earlier, which needs the forward progress that desktop drivers (NVIDIA,
-// AMD, Intel) and lavapipe give to running workgroups. Elsewhere vksort
-// picks its portable algorithm, in which no workgroup waits on another (see
+// AMD, Intel) and lavapipe give to running workgroups. Elsewhere, and where
+// the device lacks or the caller did not enable what Onesweep needs, AUTO
+// picks the portable algorithm, in which no workgroup waits on another (see
 // VksortAlgorithm).
 #ifndef VKSORT_VKSORT_H
 #define VKSORT_VKSORT_H
@@ -174,9 +196,10 @@ typedef struct VksortTuning VksortTuning;
 //    out. Each pass reads the keys twice (Onesweep: once), so keys-only
 //    sorts move about 1.5 times the bytes, and temp memory grows with the
 //    count (see VksortMemoryRequirements).
-//  - AUTO (the default) picks by VkPhysicalDeviceVulkan12Properties::driverID,
-//    that is, by whether the driver is known to keep running workgroups
-//    progressing while others wait:
+//  - AUTO (the default) picks Onesweep where the device has, and the caller
+//    enabled, what Onesweep needs (the table at the top) and the driver
+//    (VkPhysicalDeviceVulkan12Properties::driverID) is known to keep running
+//    workgroups progressing while others wait:
 //      Onesweep: NVIDIA proprietary; AMD proprietary, AMD open source (AMDVLK)
 //                and Mesa RADV; Intel proprietary (Windows) and Mesa ANV;
 //                Mesa llvmpipe (lavapipe).
@@ -202,9 +225,10 @@ typedef struct VksortCreateInfo {
   PFN_vkGetDeviceProcAddr pfnGetDeviceProcAddr;
   // The VkDeviceCreateInfo the device was created with. Only its pNext chain
   // (VkPhysicalDeviceFeatures2, VkPhysicalDeviceVulkan12Features,
-  // VkPhysicalDeviceVulkan13Features or the matching per-feature structs) and
-  // pEnabledFeatures are read, during vksortCreateSorter only, to check that
-  // the required features were enabled. Required.
+  // VkPhysicalDeviceVulkan13Features or the matching per-feature structs),
+  // pEnabledFeatures and its extension names are read, during
+  // vksortCreateSorter only, to check that the required features were
+  // enabled and to pick the algorithm. Required.
   const VkDeviceCreateInfo* pDeviceCreateInfo;
   VkPipelineCache pipelineCache;                      // optional
   const VkAllocationCallbacks* pAllocationCallbacks;  // optional; used for host and Vulkan allocations
@@ -221,17 +245,49 @@ typedef struct VksortCreateInfo {
   // smaller tile table. Checked always, used only when the portable
   // algorithm runs (Onesweep always uses 8 bits).
   uint32_t portableRadixBits;
+  // The VkApplicationInfo::apiVersion the instance was created with (0 =
+  // VK_API_VERSION_1_3). vksort uses the structs of Vulkan 1.3 only where the
+  // instance and the device both have it, and otherwise reads subgroup size
+  // control from VK_EXT_subgroup_size_control.
+  uint32_t apiVersion;
 } VksortCreateInfo;
 
-// Checks whether a physical device can run vksort. On failure the message
-// lists every missing feature or property.
-VksortResult vksortCheckDeviceSupport(VkInstance instance, VkPhysicalDevice physicalDevice,
-                                      PFN_vkGetInstanceProcAddr pfnGetInstanceProcAddr);
+// What a device must have enabled for one algorithm (the table at the top).
+typedef struct VksortDeviceRequirements {
+  VksortAlgorithm algorithm;  // the algorithm asked for, AUTO resolved for the device's driver and features
+  uint32_t apiVersion;        // the lowest Vulkan version of the instance and the device: VK_API_VERSION_1_2
+  // Device extensions to enable: VK_EXT_subgroup_size_control where the
+  // device is used below Vulkan 1.3, else none. Static strings.
+  uint32_t extensionCount;
+  const char* extensionNames[1];
+  // Features to enable (VK_TRUE) at device creation.
+  VkBool32 bufferDeviceAddress;
+  VkBool32 subgroupSizeControl;
+  VkBool32 computeFullSubgroups;
+  VkBool32 shaderInt64;               // Onesweep only
+  VkBool32 shaderBufferInt64Atomics;  // Onesweep only
+  VkBool32 vulkanMemoryModel;         // Onesweep only
+} VksortDeviceRequirements;
 
-// Sets (never clears) the feature bits vksort needs in the structs you chain
-// into VkDeviceCreateInfo. Any pointer may be null to skip that struct.
-void vksortEnableRequiredFeatures(VkPhysicalDeviceFeatures2* features2, VkPhysicalDeviceVulkan12Features* features12,
-                                  VkPhysicalDeviceVulkan13Features* features13);
+// Checks whether a physical device can run vksort's `algorithm` (AUTO: the
+// one AUTO picks for a device with every feature the physical device has
+// enabled), and if pRequirements is not null fills it with what to enable
+// before vkCreateDevice. apiVersion: the VkApplicationInfo::apiVersion of
+// the instance (0 = VK_API_VERSION_1_3). On failure the message lists every
+// missing feature or property.
+VksortResult vksortCheckDeviceSupport(VkInstance instance, VkPhysicalDevice physicalDevice,
+                                      PFN_vkGetInstanceProcAddr pfnGetInstanceProcAddr, uint32_t apiVersion,
+                                      VksortAlgorithm algorithm, VksortDeviceRequirements* pRequirements);
+
+// Sets (never clears) the features of pRequirements in the chain that starts
+// at pFeatures2 (VkPhysicalDeviceFeatures2, then its pNext:
+// VkPhysicalDeviceVulkan12Features and VkPhysicalDeviceVulkan13Features, or
+// the per-feature structs such as VkPhysicalDeviceSubgroupSizeControlFeatures
+// below Vulkan 1.3). Fails with VKSORT_ERROR_INVALID_ARGUMENT, changing
+// nothing, where no struct of the chain carries a required feature. The
+// extensions in pRequirements->extensionNames are yours to enable.
+VksortResult vksortEnableRequiredFeatures(const VksortDeviceRequirements* pRequirements,
+                                          VkPhysicalDeviceFeatures2* pFeatures2);
 
 // Creates the pipelines. This is the only call that allocates (through
 // pAllocationCallbacks) and the only one that may be slow.

@@ -63,7 +63,7 @@ bool VkContext::init(const VkContextOptions& options, std::string* error) {
 
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
   app.pApplicationName = "vksort";
-  app.apiVersion = VK_API_VERSION_1_3;
+  app.apiVersion = apiVersion = options.apiVersion;
   const char* layer = "VK_LAYER_KHRONOS_validation";
   const char* ext = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
   VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
@@ -107,7 +107,8 @@ bool VkContext::init(const VkContextOptions& options, std::string* error) {
     VkPhysicalDeviceProperties p;
     vkGetPhysicalDeviceProperties(devices[i], &p);
     if (options.deviceIndex >= 0 && int(i) != options.deviceIndex) continue;
-    if (vksortCheckDeviceSupport(instance, devices[i], vkGetInstanceProcAddr) != VKSORT_SUCCESS) {
+    if (vksortCheckDeviceSupport(instance, devices[i], vkGetInstanceProcAddr, apiVersion, options.algorithm, nullptr) !=
+        VKSORT_SUCCESS) {
       reasons += std::string("\n  ") + vksortGetLastError();
       continue;
     }
@@ -142,10 +143,18 @@ bool VkContext::init(const VkContextOptions& options, std::string* error) {
     return false;
   }
 
-  // Exactly the features vksort asks for.
+  // Exactly the features and extensions vksort asks for; below Vulkan 1.3
+  // subgroup size control comes from its extension's struct.
+  vksortCheckDeviceSupport(instance, physicalDevice, vkGetInstanceProcAddr, apiVersion, options.algorithm,
+                           &requirements);
   features2_.pNext = &features12_;
-  features12_.pNext = &features13_;
-  vksortEnableRequiredFeatures(&features2_, &features12_, &features13_);
+  features12_.pNext = apiVersion >= VK_API_VERSION_1_3 ? static_cast<void*>(&features13_) : &sizeControl_;
+  if (vksortEnableRequiredFeatures(&requirements, &features2_) != VKSORT_SUCCESS) {
+    *error = vksortGetLastError();
+    return false;
+  }
+  deviceCreateInfo.enabledExtensionCount = requirements.extensionCount;
+  deviceCreateInfo.ppEnabledExtensionNames = requirements.extensionNames;
   queueInfo_.queueFamilyIndex = queueFamily;
   queueInfo_.queueCount = 1;
   queueInfo_.pQueuePriorities = &queuePriority_;

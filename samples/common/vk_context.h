@@ -4,6 +4,7 @@
 // with a fence timeout. Functions are loaded with volk.
 #pragma once
 
+#include <vksort/vksort.h>
 #include <volk.h>
 
 #include <atomic>
@@ -16,6 +17,12 @@ struct VkContextOptions {
   bool validation = false;      // enable VK_LAYER_KHRONOS_validation and count its messages
   bool syncValidation = false;  // also enable synchronization validation
   int deviceIndex = -1;         // -1: the first supported discrete GPU, else integrated, else any
+  // The instance's Vulkan version: 1.3, or 1.2 to create the device as a
+  // Vulkan 1.2 device (subgroup size control through its extension).
+  uint32_t apiVersion = VK_API_VERSION_1_3;
+  // The device gets exactly the features vksort needs for this algorithm
+  // (AUTO: everything the device can give Onesweep, else the portable floor).
+  VksortAlgorithm algorithm = VKSORT_ALGORITHM_AUTO;
 };
 
 struct GpuBuffer {
@@ -64,6 +71,8 @@ class VkContext {
 
   // Kept alive so vksortCreateSorter can read the enabled features.
   VkDeviceCreateInfo deviceCreateInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  uint32_t apiVersion = VK_API_VERSION_1_3;  // the instance's (VksortCreateInfo::apiVersion)
+  VksortDeviceRequirements requirements{};   // what the device was created with
 
   // Called by the debug messenger.
   void onValidationMessage(const char* text);
@@ -73,6 +82,8 @@ class VkContext {
   VkPhysicalDeviceFeatures2 features2_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   VkPhysicalDeviceVulkan12Features features12_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   VkPhysicalDeviceVulkan13Features features13_{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  VkPhysicalDeviceSubgroupSizeControlFeatures sizeControl_{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
   VkDeviceQueueCreateInfo queueInfo_{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   float queuePriority_ = 1.0f;
   std::mutex messagesMutex_;

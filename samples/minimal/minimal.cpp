@@ -47,8 +47,11 @@ int main(int argc, char** argv) {
   uint32_t gpuCount = 16;
   VkPhysicalDevice gpus[16], gpu = VK_NULL_HANDLE;
   vkEnumeratePhysicalDevices(instance, &gpuCount, gpus);
+  VksortDeviceRequirements need;  // the features and extensions to enable for vksort
   for (uint32_t i = 0; i < gpuCount && !gpu; ++i)
-    if (vksortCheckDeviceSupport(instance, gpus[i], vkGetInstanceProcAddr) == VKSORT_SUCCESS) gpu = gpus[i];
+    if (vksortCheckDeviceSupport(instance, gpus[i], vkGetInstanceProcAddr, app.apiVersion, VKSORT_ALGORITHM_AUTO,
+                                 &need) == VKSORT_SUCCESS)
+      gpu = gpus[i];
   if (!gpu) return std::printf("FAIL: no device can run vksort: %s\n", vksortGetLastError()), 1;
   uint32_t family = 0, familyCount = 16;
   VkQueueFamilyProperties families[16];
@@ -59,10 +62,12 @@ int main(int argc, char** argv) {
   VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &f13};
   VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
-  vksortEnableRequiredFeatures(&f2, &f12, &f13);
+  if (vksortEnableRequiredFeatures(&need, &f2) != VKSORT_SUCCESS)
+    return std::printf("FAIL: %s\n", vksortGetLastError()), 1;
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, nullptr, 0, family, 1, &priority};
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &f2, 0, 1, &qci};
+  dci.enabledExtensionCount = need.extensionCount, dci.ppEnabledExtensionNames = need.extensionNames;
   VkDevice device;
   CHECK(vkCreateDevice(gpu, &dci, nullptr, &device));
   VkQueue queue;
@@ -71,6 +76,7 @@ int main(int argc, char** argv) {
   VksortCreateInfo sci{};  // keyType U32 and valueType NONE are the defaults
   sci.instance = instance, sci.physicalDevice = gpu, sci.device = device;
   sci.pfnGetInstanceProcAddr = vkGetInstanceProcAddr, sci.pDeviceCreateInfo = &dci;
+  sci.apiVersion = app.apiVersion;
   VksortSorter sorter;
   if (vksortCreateSorter(&sci, &sorter) != VKSORT_SUCCESS) return std::printf("FAIL: %s\n", vksortGetLastError()), 1;
   VksortMemoryRequirements req;
@@ -159,8 +165,9 @@ int main(int argc, char** argv) {
 
   // vksort.h, "Before the sort": earlier writes to the keys must be available and visible to
   // COMPUTE_SHADER with SHADER_READ | SHADER_WRITE, and earlier accesses to alt and temp must have
-  // completed before COMPUTE_SHADER | TRANSFER (vksort clears temp with vkCmdFillBuffer). Here alt and
-  // temp are fresh, but in a loop the previous sort used them: this one barrier covers both.
+  // completed before COMPUTE_SHADER | TRANSFER. Here alt and temp are fresh; in a loop, the previous
+  // sort's compute writes to them are covered by this same barrier, and vksort orders its own
+  // clearing of temp (a transfer) after them.
   barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);

@@ -375,8 +375,10 @@ void Viewer::createInstanceAndDevice() {
   std::vector<VkPhysicalDevice> gpus(count);
   vkEnumeratePhysicalDevices(instance_, &count, gpus.data());
   std::string reasons;
+  VksortDeviceRequirements need{};
   for (VkPhysicalDevice gpu : gpus) {
-    if (vksortCheckDeviceSupport(instance_, gpu, vkGetInstanceProcAddr) != VKSORT_SUCCESS) {
+    if (vksortCheckDeviceSupport(instance_, gpu, vkGetInstanceProcAddr, VK_API_VERSION_1_3, VKSORT_ALGORITHM_AUTO,
+                                 &need) != VKSORT_SUCCESS) {
       reasons += std::string("\n  ") + vksortGetLastError();
       continue;
     }
@@ -404,15 +406,14 @@ void Viewer::createInstanceAndDevice() {
   VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &f13};
   VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
-  vksortEnableRequiredFeatures(&f2, &f12, &f13);
+  if (vksortEnableRequiredFeatures(&need, &f2) != VKSORT_SUCCESS) die(vksortGetLastError());
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO, nullptr, 0, family_, 1, &priority};
-  const char* swapchainExt = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+  std::vector<const char*> deviceExtensions(need.extensionNames, need.extensionNames + need.extensionCount);
+  if (!opt_.headless) deviceExtensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &f2, 0, 1, &qci};
-  if (!opt_.headless) {
-    dci.enabledExtensionCount = 1;
-    dci.ppEnabledExtensionNames = &swapchainExt;
-  }
+  dci.enabledExtensionCount = uint32_t(deviceExtensions.size());
+  dci.ppEnabledExtensionNames = deviceExtensions.data();
   VK(vkCreateDevice(gpu_, &dci, nullptr, &device_));
   vkGetDeviceQueue(device_, family_, 0, &queue_);
   VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};

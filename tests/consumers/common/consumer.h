@@ -169,8 +169,10 @@ inline int run(const char* route, PFN_vkGetInstanceProcAddr getInstanceProcAddr,
   std::vector<VkPhysicalDevice> gpus(count);
   vkEnumeratePhysicalDevices(instance, &count, gpus.data());
   VkPhysicalDevice gpu = VK_NULL_HANDLE;
+  VksortDeviceRequirements need{};
   for (VkPhysicalDevice candidate : gpus)
-    if (vksortCheckDeviceSupport(instance, candidate, getInstanceProcAddr) == VKSORT_SUCCESS) {
+    if (vksortCheckDeviceSupport(instance, candidate, getInstanceProcAddr, app.apiVersion, VKSORT_ALGORITHM_AUTO,
+                                 &need) == VKSORT_SUCCESS) {
       gpu = candidate;
       break;
     }
@@ -192,7 +194,7 @@ inline int run(const char* route, PFN_vkGetInstanceProcAddr getInstanceProcAddr,
   VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   f12.pNext = &f13;
   f2.pNext = &f12;
-  vksortEnableRequiredFeatures(&f2, &f12, &f13);
+  if (vksortEnableRequiredFeatures(&need, &f2) != VKSORT_SUCCESS) return failed(route, vksortGetLastError());
   const float priority = 1.0f;
   VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
   qci.queueFamilyIndex = family;
@@ -202,6 +204,8 @@ inline int run(const char* route, PFN_vkGetInstanceProcAddr getInstanceProcAddr,
   dci.pNext = &f2;
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
+  dci.enabledExtensionCount = need.extensionCount;
+  dci.ppEnabledExtensionNames = need.extensionNames;
   VkDevice device;
   if (vkCreateDevice(gpu, &dci, nullptr, &device) != VK_SUCCESS) return failed(route, "vkCreateDevice");
   if (hooks.deviceCreated) hooks.deviceCreated(device);
