@@ -12,14 +12,6 @@
 
 namespace {
 
-SortCase makeCase(const KeyInfo& key, const ValueInfo& value, bool descending, const BitRange& range,
-                  const std::string& what) {
-  SortCase c{&key, &value, descending, range.begin, range.end, ""};
-  c.label =
-      what + ", " + key.name + ", " + value.name + ", " + (descending ? "descending" : "ascending") + ", " + range.name;
-  return c;
-}
-
 uint64_t expectedPortableTemp(uint32_t count, uint32_t tile, uint32_t radixBits) {
   const uint64_t tiles = (uint64_t(count) + tile - 1) / tile;
   const uint64_t entries = tiles << radixBits;
