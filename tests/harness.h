@@ -32,6 +32,12 @@ void barrierToHost(VkCommandBuffer cmd);
 // The device's (default) subgroup size.
 uint32_t deviceSubgroupSize();
 
+// A tuning with the fault-injection fields of a test table row, in this order:
+// ringSlots, lookback, tailGroup, spinBudget, faultPublishDelay (0 = default),
+// and a label naming them after `what`.
+VksortTuning faultTuning(const uint32_t* f);
+std::string faultLabel(const std::string& what, const uint32_t* f);
+
 struct SorterHolder {
   VksortSorter sorter = nullptr;
   explicit SorterHolder(const VksortTuning* tuning = nullptr, VksortKeyType key = VKSORT_KEY_U32,
