@@ -73,7 +73,7 @@ TEST_CASE("a sort between other compute work, with the header's barriers, labels
   REQUIRE(vkCreateQueryPool(gCtx->device, &qci, nullptr, &queries) == VK_SUCCESS);
 
   auto rng = caseRng(21);
-  for (VksortAlgorithm algorithm : {VKSORT_ALGORITHM_AUTO}) {
+  for (VksortAlgorithm algorithm : {VKSORT_ALGORITHM_ONESWEEP, VKSORT_ALGORITHM_PORTABLE}) {
     // Debug labels on: the harness enables VK_EXT_debug_utils with validation.
     SorterHolder s(nullptr, VKSORT_KEY_U32, VKSORT_VALUE_NONE, algorithm, 0, true);
     const uint32_t tile = s.tile();

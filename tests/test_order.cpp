@@ -108,7 +108,7 @@ TEST_CASE("floats follow IEEE-754 totalOrder in both directions") {
   expected64.push_back(0x7ff8000000000000ull);
 
   auto rng = caseRng(12);
-  for (VksortAlgorithm algorithm : {VKSORT_ALGORITHM_AUTO})
+  for (VksortAlgorithm algorithm : {VKSORT_ALGORITHM_ONESWEEP, VKSORT_ALGORITHM_PORTABLE})
     for (int which = 0; which < 2; ++which) {
       const KeyInfo& key = kKeys[which == 0 ? 2 : 5];
       const std::vector<uint64_t>& ascending = which == 0 ? expected32 : expected64;
@@ -126,10 +126,11 @@ TEST_CASE("floats follow IEEE-754 totalOrder in both directions") {
 
 TEST_CASE("sorts every distribution") {
   auto rng = caseRng(2);
-  for (VksortAlgorithm algorithm : {VKSORT_ALGORITHM_AUTO}) {
+  for (VksortAlgorithm algorithm : {VKSORT_ALGORITHM_ONESWEEP, VKSORT_ALGORITHM_PORTABLE}) {
     SorterHolder s(nullptr, VKSORT_KEY_U32, VKSORT_VALUE_NONE, algorithm);
     const uint32_t t = s.tile();
-    for (Dist d : {Dist::Uniform, Dist::AllEqual, Dist::Few, Dist::Sorted, Dist::Reversed, Dist::HighByte})
+    for (Dist d :
+         {Dist::Uniform, Dist::AllEqual, Dist::Few, Dist::Sorted, Dist::Reversed, Dist::HighByte, Dist::Special})
       for (uint32_t n : {t + 1, 7 * t + 3, 100003u})
         checkTypedSort(
             s,
