@@ -63,7 +63,8 @@ void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags 
 
 }  // namespace
 
-TEST_CASE("a sort between other compute work, with the header's barriers, labels and timestamps") {
+TEST_CASE("a sort between other compute work, with the header's barriers, labels and timestamps" *
+          doctest::test_suite(kSuiteSubgroup4)) {
   TestPipeline makeKeys(test_make_keys_spv, sizeof test_make_keys_spv, 16);
   TestPipeline countUnsorted(test_count_unsorted_spv, sizeof test_count_unsorted_spv, 24);
   VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};

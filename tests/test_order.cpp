@@ -83,7 +83,7 @@ TEST_CASE("portable: every key type x value type x order x bit range, at edge si
   everyTypeOrderAndRange(VKSORT_ALGORITHM_PORTABLE, 0, 21);
 }
 
-TEST_CASE("floats follow IEEE-754 totalOrder in both directions") {
+TEST_CASE("floats follow IEEE-754 totalOrder in both directions" * doctest::test_suite(kSuiteSubgroup4)) {
   // -NaN < -inf < -max < -1 < -denormal < -0 < +0 < +denormal < 1 < max < +inf < +NaN,
   // written out here rather than taken from the CPU reference's order rule.
   const float f32[] = {-std::numeric_limits<float>::infinity(),
@@ -145,7 +145,7 @@ TEST_CASE("sorts every distribution") {
   }
 }
 
-TEST_CASE("indirect count: below, at and above maxCount (clamped)") {
+TEST_CASE("indirect count: below, at and above maxCount (clamped)" * doctest::test_suite(kSuiteSubgroup4)) {
   auto rng = caseRng(13);
   for (const ValueInfo* value : {&kValues[0], &kValues[3]}) {
     SorterHolder s(nullptr, VKSORT_KEY_U32, value->type, VKSORT_ALGORITHM_ONESWEEP);
@@ -159,7 +159,7 @@ TEST_CASE("indirect count: below, at and above maxCount (clamped)") {
   }
 }
 
-TEST_CASE("portable: indirect count below, at and above maxCount (clamped)") {
+TEST_CASE("portable: indirect count below, at and above maxCount (clamped)" * doctest::test_suite(kSuiteSubgroup4)) {
   auto rng = caseRng(23);
   const struct {
     uint32_t radixBits;

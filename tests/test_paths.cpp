@@ -8,7 +8,8 @@
 
 #include "typed_check.h"
 
-TEST_CASE("sorts every edge size: 0, 1, 2, tile +- 1, 2^k +- 1, primes, 1M, 4M") {
+TEST_CASE("sorts every edge size: 0, 1, 2, tile +- 1, 2^k +- 1, primes, 1M, 4M" *
+          doctest::test_suite(kSuiteSubgroup4)) {
   SorterHolder s;
   const uint32_t t = s.tile();
   std::vector<uint32_t> sizes = {0,     1,         2,    3,      t - 1,   t,        t + 1,   2 * t - 1,
@@ -33,7 +34,8 @@ TEST_CASE("sorts every edge size: 0, 1, 2, tile +- 1, 2^k +- 1, primes, 1M, 4M")
   for (uint32_t n : sizes) checkTypedSort(s, c, makeKeys(n, kKeys[0], Dist::Uniform, rng));
 }
 
-TEST_CASE("the bitonic path: every key type x value type x order x bit range, both algorithms") {
+TEST_CASE("the bitonic path: every key type x value type x order x bit range, both algorithms" *
+          doctest::test_suite(kSuiteSubgroup4)) {
   // One workgroup, a bitonic network over (key, index) pairs (on by default
   // on NVIDIA only). Bit ranges of 2, 3 and 4 or 8 passes leave the result in
   // keys (written over the input) or in alt; counts from 1 to the capacity,

@@ -22,7 +22,8 @@ void sortU32(const SorterHolder& s, const std::string& label, std::initializer_l
 
 }  // namespace
 
-TEST_CASE("faults: delayed status, tiny rings and no patience still sort correctly") {
+TEST_CASE("faults: delayed status, tiny rings and no patience still sort correctly" *
+          doctest::test_suite(kSuiteFaults)) {
   // Fault injection: tiles hold back their status by varying amounts, rings
   // are a few slots, and with a spin budget of one round every tile stops
   // waiting almost at once and takes the fallback (counting a predecessor's
@@ -57,7 +58,7 @@ TEST_CASE("the status ring wraps around many times") {
   }
 }
 
-TEST_CASE("the look-back walked by several lanes per digit") {
+TEST_CASE("the look-back walked by several lanes per digit" * doctest::test_suite(kSuiteSubgroup4)) {
   // By default only workgroups of 512 invocations or more walk a digit's
   // look-back with several lanes, which lavapipe's workgroups are not; so
   // here the lanes are forced, with several digits per cluster, and with
