@@ -63,6 +63,23 @@ uint32_t deviceSubgroupSize() {
   return sub.subgroupSize;
 }
 
+VksortTuning faultTuning(const uint32_t* f) {
+  VksortTuning tuning{};
+  tuning.ringSlots = f[0];
+  tuning.lookback = f[1];
+  tuning.tailGroup = f[2];
+  tuning.spinBudget = f[3];
+  tuning.faultPublishDelay = f[4];
+  return tuning;
+}
+
+std::string faultLabel(const std::string& what, const uint32_t* f) {
+  char label[96];
+  std::snprintf(label, sizeof label, "ring %u lookback %u tailGroup %u spinBudget %u delay %u", f[0], f[1], f[2], f[3],
+                f[4]);
+  return what + label;
+}
+
 uint32_t SorterHolder::tile() const {
   VksortTuning t;
   vksortGetTuning(sorter, &t);

@@ -15,6 +15,12 @@ constexpr uint64_t kTimeoutNs = 120ull * 1000 * 1000 * 1000;
 constexpr VkDeviceSize kGuard = 256;  // canary bytes before and after every range
 constexpr uint8_t kCanary = 0xA5;
 
+// The doctest test suites that tests/CMakeLists.txt runs again (a case has at
+// most one): kSuiteFaults with LP_NUM_THREADS=1, 3 and 8 and at subgroup size
+// 4, kSuiteSubgroup4 at subgroup size 4 (LP_NATIVE_VECTOR_WIDTH=128).
+constexpr const char* kSuiteFaults = "faults";
+constexpr const char* kSuiteSubgroup4 = "subgroup size 4";
+
 extern VkContext* gCtx;
 extern uint64_t gSeed;
 
@@ -31,6 +37,12 @@ void barrierToHost(VkCommandBuffer cmd);
 
 // The device's (default) subgroup size.
 uint32_t deviceSubgroupSize();
+
+// A tuning with the fault-injection fields of a test table row, in this order:
+// ringSlots, lookback, tailGroup, spinBudget, faultPublishDelay (0 = default),
+// and a label naming them after `what`.
+VksortTuning faultTuning(const uint32_t* f);
+std::string faultLabel(const std::string& what, const uint32_t* f);
 
 struct SorterHolder {
   VksortSorter sorter = nullptr;

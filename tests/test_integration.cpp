@@ -1,7 +1,7 @@
-// vksort inside an engine's frame: recorded between other compute work in
-// one command buffer with exactly the barriers the header asks for (checked
-// by synchronization validation), with debug labels and timestamps on, and
-// recorded from several threads at once with one sorter.
+// The header's barrier contract and threading rule: a sort recorded between
+// other compute work with exactly the barriers it asks for (synchronization
+// validation on), debug labels and timestamps, and one sorter recorded from
+// several threads at once.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -10,10 +10,10 @@
 #include <thread>
 #include <vector>
 
-#include "harness.h"
 #include "mix32.h"
 #include "test_count_unsorted_spv.h"
 #include "test_make_keys_spv.h"
+#include "typed_check.h"
 
 namespace {
 
@@ -63,13 +63,10 @@ void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags src, VkAccessFlags 
 
 }  // namespace
 
-TEST_CASE("a sort between other compute work, with the header's barriers, labels and timestamps") {
+TEST_CASE("a sort between other compute work, with the header's barriers, labels and timestamps" *
+          doctest::test_suite(kSuiteSubgroup4)) {
   TestPipeline makeKeys(test_make_keys_spv, sizeof test_make_keys_spv, 16);
   TestPipeline countUnsorted(test_count_unsorted_spv, sizeof test_count_unsorted_spv, 24);
-  VksortCreateInfo ci = baseCreateInfo();
-  ci.debugLabels = VK_TRUE;  // the harness enables VK_EXT_debug_utils with validation
-  VksortSorter sorter;
-  REQUIRE_MESSAGE(vksortCreateSorter(&ci, &sorter) == VKSORT_SUCCESS, vksortGetLastError());
   VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
   qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
   qci.queryCount = 2;
@@ -77,87 +74,74 @@ TEST_CASE("a sort between other compute work, with the header's barriers, labels
   REQUIRE(vkCreateQueryPool(gCtx->device, &qci, nullptr, &queries) == VK_SUCCESS);
 
   auto rng = caseRng(21);
-  VksortTuning t;
-  vksortGetTuning(sorter, &t);
-  const uint32_t tile = t.workgroupSize * t.keysPerThread;
-  for (uint32_t n : {tile / 2, 5 * tile + 7}) {  // the single-tile path and the Onesweep path
-    INFO("N = " << n << ", seed = " << gSeed);
-    const uint32_t seed = uint32_t(rng());
-    VksortMemoryRequirements req;
-    REQUIRE(vksortGetMemoryRequirements(sorter, n, &req) == VKSORT_SUCCESS);
-    GuardedRange kb(req.keysSize, req.keysUsage), ab(req.altSize, req.altUsage), tb(req.tempSize, req.tempUsage),
-        out(4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-    *out.data() = 0;
+  for (VksortAlgorithm algorithm : {VKSORT_ALGORITHM_ONESWEEP, VKSORT_ALGORITHM_PORTABLE}) {
+    // Debug labels on: the harness enables VK_EXT_debug_utils with validation.
+    SorterHolder s(nullptr, VKSORT_KEY_U32, VKSORT_VALUE_NONE, algorithm, 0, true);
+    const uint32_t tile = s.tile();
+    for (uint32_t n : {tile / 2, 5 * tile + 7}) {  // Onesweep: the one-workgroup path and the multi-tile one
+      const uint32_t seed = uint32_t(rng());
+      std::vector<uint64_t> keys(n);
+      for (uint32_t i = 0; i < n; ++i) keys[i] = mix32(i ^ seed);  // what make_keys.comp writes
+      TypedSort sort(s,
+                     makeCase(kKeys[0], kValues[0], false, kAllBits,
+                              std::string(algorithmName(algorithm)) + ", between compute work"),
+                     keys, -1, false);
+      GuardedRange out(4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+      *out.data() = 0;
 
-    VkCommandBuffer cmd = gCtx->beginCommands();
-    vkCmdResetQueryPool(cmd, queries, 0, 2);
-    struct {
-      VkDeviceAddress keys;
-      uint32_t count, seed;
-    } makePush{addressOf(kb), n, seed};
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, makeKeys.pipeline);
-    vkCmdPushConstants(cmd, makeKeys.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof makePush, &makePush);
-    vkCmdDispatch(cmd, (n + 63) / 64, 1, 1);
-    // The header: earlier writes to keys made available and visible to the
-    // compute stage for shader reads and writes.
-    memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    VksortSortInfo si{};
-    si.count = n;
-    si.keys = kb.range();
-    si.alt = ab.range();
-    si.temp = tb.range();
-    si.timestampQueryPool = queries;
-    si.firstTimestampQuery = 0;
-    VksortResultBuffer where;
-    REQUIRE_MESSAGE(vksortRecordSort(sorter, cmd, &si, &where) == VKSORT_SUCCESS, vksortGetLastError());
-    // The header: the result was last written by the compute stage.
-    memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-    const GuardedRange& result = where == VKSORT_RESULT_IN_ALT ? ab : kb;
-    struct {
-      VkDeviceAddress keys, out;
-      uint32_t count;
-    } checkPush{addressOf(result), addressOf(out), n};
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, countUnsorted.pipeline);
-    vkCmdPushConstants(cmd, countUnsorted.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 24, &checkPush);
-    vkCmdDispatch(cmd, (n + 63) / 64, 1, 1);
-    barrierToHost(cmd);
-    submitOrDie(cmd, "sort between compute work");
+      VkCommandBuffer cmd = gCtx->beginCommands();
+      vkCmdResetQueryPool(cmd, queries, 0, 2);
+      struct {
+        VkDeviceAddress keys;
+        uint32_t count, seed;
+      } makePush{addressOf(sort.keys), n, seed};
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, makeKeys.pipeline);
+      vkCmdPushConstants(cmd, makeKeys.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof makePush, &makePush);
+      vkCmdDispatch(cmd, (n + 63) / 64, 1, 1);
+      // The header: earlier writes to keys made available and visible to the
+      // compute stage for shader reads and writes.
+      memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+      sort.info.timestampQueryPool = queries;
+      sort.info.firstTimestampQuery = 0;
+      VksortResultBuffer where;
+      REQUIRE_MESSAGE(vksortRecordSort(s.sorter, cmd, &sort.info, &where) == VKSORT_SUCCESS, vksortGetLastError());
+      // The header: the result was last written by the compute stage.
+      memoryBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+      struct {
+        VkDeviceAddress keys, out;
+        uint32_t count;
+      } checkPush{addressOf(sort.resultKeys(where)), addressOf(out), n};
+      vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, countUnsorted.pipeline);
+      vkCmdPushConstants(cmd, countUnsorted.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 24, &checkPush);
+      vkCmdDispatch(cmd, (n + 63) / 64, 1, 1);
+      barrierToHost(cmd);
+      submitOrDie(cmd, "sort between compute work");
 
-    CHECK_MESSAGE(*out.data() == 0, "the consumer pass saw " << *out.data() << " out-of-order pairs");
-    std::vector<uint32_t> expected(n), got(result.data(), result.data() + n);
-    for (uint32_t i = 0; i < n; ++i) expected[i] = mix32(i ^ seed);
-    std::sort(expected.begin(), expected.end());
-    CHECK_MESSAGE(got == expected, "the result is not the sorted input");
-    uint64_t stamps[2] = {0, 0};
-    REQUIRE(vkGetQueryPoolResults(gCtx->device, queries, 0, 2, sizeof stamps, stamps, 8,
-                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) == VK_SUCCESS);
-    if (gCtx->timestampValidBits) CHECK(stamps[1] >= stamps[0]);
-    for (const GuardedRange* g : {&kb, &ab, &tb, &out}) CHECK(g->guardsIntact());
-    requireNoValidationMessages();
+      INFO(algorithmName(algorithm) << ", N = " << n << ", seed = " << gSeed);
+      CHECK_MESSAGE(*out.data() == 0, "the consumer pass saw " << *out.data() << " out-of-order pairs");
+      sort.check(where);  // the sorted input, guards, validation
+      CHECK(out.guardsIntact());
+      uint64_t stamps[2] = {0, 0};
+      REQUIRE(vkGetQueryPoolResults(gCtx->device, queries, 0, 2, sizeof stamps, stamps, 8,
+                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) == VK_SUCCESS);
+      if (gCtx->timestampValidBits) CHECK(stamps[1] >= stamps[0]);
+    }
   }
   vkDestroyQueryPool(gCtx->device, queries, nullptr);
-  vksortDestroySorter(sorter);
 }
 
 TEST_CASE("one sorter, several threads recording at once") {
   SorterHolder s;
   constexpr int kThreads = 4;
   const uint32_t n = 3 * s.tile() + 11;
-  VksortMemoryRequirements req;
-  REQUIRE(vksortGetMemoryRequirements(s.sorter, n, &req) == VKSORT_SUCCESS);
-  std::vector<std::unique_ptr<GuardedRange>> keys, alts, temps;
-  std::vector<std::vector<uint32_t>> inputs(kThreads);
+  std::vector<std::unique_ptr<TypedSort>> sorts;
   auto rng = caseRng(22);
-  for (int t = 0; t < kThreads; ++t) {
-    keys.push_back(std::make_unique<GuardedRange>(req.keysSize, req.keysUsage));
-    alts.push_back(std::make_unique<GuardedRange>(req.altSize, req.altUsage));
-    temps.push_back(std::make_unique<GuardedRange>(req.tempSize, req.tempUsage));
-    inputs[size_t(t)].resize(n);
-    for (uint32_t& k : inputs[size_t(t)]) k = uint32_t(rng());
-    std::memcpy(keys.back()->data(), inputs[size_t(t)].data(), size_t(n) * 4);
-  }
+  for (int t = 0; t < kThreads; ++t)
+    sorts.push_back(
+        std::make_unique<TypedSort>(s, makeCase(kKeys[0], kValues[0], false, kAllBits, "thread " + std::to_string(t)),
+                                    makeKeys(n, kKeys[0], Dist::Uniform, rng)));
   // Each thread has its own pool and command buffer (the Vulkan rule); the
   // sorter is shared. They start together and record several times each.
   std::vector<VkCommandPool> pools(kThreads);
@@ -184,15 +168,11 @@ TEST_CASE("one sorter, several threads recording at once") {
       VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
       bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
       vkBeginCommandBuffer(cmd, &bi);
-      VksortSortInfo si{};
-      si.count = n;
-      si.keys = keys[size_t(t)]->range();
-      si.alt = alts[size_t(t)]->range();
-      si.temp = temps[size_t(t)]->range();
       // Two sorts in a row: the second sorts sorted data, with the barrier
       // the header asks for between sorts that share a temp range.
       for (int rep = 0; rep < 2; ++rep) {
-        if (vksortRecordSort(s.sorter, cmd, &si, &where[size_t(t)]) != VKSORT_SUCCESS) ++failures[size_t(t)];
+        if (vksortRecordSort(s.sorter, cmd, &sorts[size_t(t)]->info, &where[size_t(t)]) != VKSORT_SUCCESS)
+          ++failures[size_t(t)];
         VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr, VK_ACCESS_SHADER_WRITE_BIT,
                            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT};
         vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
@@ -215,13 +195,16 @@ TEST_CASE("one sorter, several threads recording at once") {
     if (vkWaitForFences(gCtx->device, 1, &fence, VK_TRUE, kTimeoutNs) != VK_SUCCESS) fatal("thread test: timeout");
     vkDestroyFence(gCtx->device, fence, nullptr);
     CHECK(where[size_t(t)] == VKSORT_RESULT_IN_KEYS);  // u32 keys: 4 passes, back in keys
-    std::vector<uint32_t> expected = inputs[size_t(t)];
-    std::sort(expected.begin(), expected.end());
-    CHECK(std::equal(expected.begin(), expected.end(), keys[size_t(t)]->data()));
-    CHECK(keys[size_t(t)]->guardsIntact());
-    CHECK(alts[size_t(t)]->guardsIntact());
-    CHECK(temps[size_t(t)]->guardsIntact());
+    sorts[size_t(t)]->check(where[size_t(t)]);         // the sorted input, guards, validation
   }
   for (VkCommandPool p : pools) vkDestroyCommandPool(gCtx->device, p, nullptr);
-  requireNoValidationMessages();
+}
+
+TEST_CASE("portable: debug labels") {
+  // Every dispatch of the portable algorithm labelled, at 4-bit digits (64-bit
+  // keys: 16 passes).
+  auto rng = caseRng(27);
+  SorterHolder s(nullptr, VKSORT_KEY_I64, VKSORT_VALUE_INDEX, VKSORT_ALGORITHM_PORTABLE, 4, true);
+  checkTypedSort(s, makeCase(kKeys[4], kValues[3], true, kAllBits, "portable, labels"),
+                 makeKeys(4 * s.tile() + 9, kKeys[4], Dist::Special, rng));
 }

@@ -1,11 +1,11 @@
-// The typed sort checks shared by the test files (see typed_check.h).
+// The one sort checker shared by the test files (see typed_check.h).
 #include "typed_check.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <numeric>
+#include <utility>
 
 const KeyInfo kKeys[6] = {
     {VKSORT_KEY_U32, "u32", 32, KeyInfo::Unsigned}, {VKSORT_KEY_I32, "i32", 32, KeyInfo::Signed},
@@ -43,6 +43,19 @@ uint64_t rangeBits(uint64_t ordered, uint32_t begin, uint32_t end) {
 }
 
 }  // namespace
+
+const char* distName(Dist d) {
+  switch (d) {
+    case Dist::Uniform: return "uniform";
+    case Dist::Few: return "few-unique";
+    case Dist::Special: return "special values";
+    case Dist::AllEqual: return "all-equal";
+    case Dist::Sorted: return "sorted";
+    case Dist::Reversed: return "reversed";
+    case Dist::HighByte: return "high-byte";
+  }
+  return "?";
+}
 
 std::vector<uint64_t> makeKeys(uint32_t n, const KeyInfo& k, Dist dist, std::mt19937_64& rng) {
   std::vector<uint64_t> special;
@@ -92,31 +105,45 @@ std::vector<uint64_t> makeKeys(uint32_t n, const KeyInfo& k, Dist dist, std::mt1
   }
   std::vector<uint64_t> few(7);
   for (uint64_t& f : few) f = rng();
+  const uint64_t one = rng();                                // AllEqual's key, HighByte's other bits
+  const uint64_t highByte = uint64_t(0xff) << (k.bits - 8);  // the key's top byte
   std::vector<uint64_t> keys(n);
   for (uint32_t i = 0; i < n; ++i) {
     switch (dist) {
-      case Dist::Uniform: keys[i] = rng(); break;
+      case Dist::Uniform:
+      case Dist::Sorted:
+      case Dist::Reversed: keys[i] = rng(); break;
       case Dist::Few: keys[i] = few[rng() % few.size()]; break;
       case Dist::Special: keys[i] = rng() % 3 == 0 ? rng() : special[rng() % special.size()]; break;
+      case Dist::AllEqual: keys[i] = one; break;
+      case Dist::HighByte: keys[i] = (rng() & highByte) | (one & ~highByte); break;
     }
     if (k.bits == 32) keys[i] &= 0xffffffffu;
+  }
+  if (dist == Dist::Sorted || dist == Dist::Reversed) {
+    const bool up = dist == Dist::Sorted;
+    std::sort(keys.begin(), keys.end(), [&](uint64_t a, uint64_t b) {
+      return up ? orderBits(a, k) < orderBits(b, k) : orderBits(a, k) > orderBits(b, k);
+    });
   }
   return keys;
 }
 
 namespace {
 
-// What the CPU expects: the input indices in sorted order.
+// What the CPU expects: the input indices in sorted order (std::stable_sort
+// of (sort bits, index) pairs by their sort bits).
 std::vector<uint32_t> referenceOrder(const std::vector<uint64_t>& keys, const SortCase& c) {
   const uint32_t begin = c.endBit ? c.beginBit : 0, end = c.endBit ? c.endBit : c.key->bits;
-  std::vector<uint64_t> sortKey(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) sortKey[i] = rangeBits(orderBits(keys[i], *c.key), begin, end);
-  std::vector<uint32_t> order(keys.size());
-  std::iota(order.begin(), order.end(), 0u);
+  std::vector<std::pair<uint64_t, uint32_t>> sorted(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) sorted[i] = {rangeBits(orderBits(keys[i], *c.key), begin, end), uint32_t(i)};
+  using Pair = std::pair<uint64_t, uint32_t>;
   if (c.descending)
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return sortKey[a] > sortKey[b]; });
+    std::stable_sort(sorted.begin(), sorted.end(), [](const Pair& a, const Pair& b) { return a.first > b.first; });
   else
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return sortKey[a] < sortKey[b]; });
+    std::stable_sort(sorted.begin(), sorted.end(), [](const Pair& a, const Pair& b) { return a.first < b.first; });
+  std::vector<uint32_t> order(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) order[i] = sorted[i].second;
   return order;
 }
 
@@ -149,68 +176,125 @@ void writeElement(void* base, size_t i, uint32_t bytes, uint64_t v) {
   }
 }
 
-void checkTypedSort(const SorterHolder& s, const SortCase& c, const std::vector<uint64_t>& keys,
-                    int64_t indirectCount) {
-  const uint32_t maxCount = uint32_t(keys.size());
-  const uint32_t n = indirectCount < 0 ? maxCount : uint32_t(std::min<int64_t>(indirectCount, maxCount));
-  INFO(c.label << ": N = " << n << " (max " << maxCount << "), seed = " << gSeed);
-  const uint32_t keyBytes = c.key->bits / 8, valueBytes = c.value->bytes;
-  VksortMemoryRequirements req;
-  REQUIRE(vksortGetMemoryRequirements(s.sorter, maxCount, &req) == VKSORT_SUCCESS);
-  CHECK(req.valuesSize == VkDeviceSize(maxCount) * valueBytes);
-  GuardedRange kb(req.keysSize, req.keysUsage), ab(req.altSize, req.altUsage), tb(req.tempSize, req.tempUsage);
-  const VkBufferUsageFlags valueUsage =
-      valueBytes ? req.valuesUsage : VkBufferUsageFlags(VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-  GuardedRange vb(req.valuesSize, valueUsage), avb(req.valuesSize, valueUsage);
-  GuardedRange cb(4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-  const uint64_t salt = gSeed * 0x9e3779b97f4a7c15ull + maxCount;
-  for (uint32_t i = 0; i < maxCount; ++i) {
-    writeElement(kb.bytes(), i, keyBytes, keys[i]);
-    if (valueBytes && c.value->type != VKSORT_VALUE_INDEX)
-      writeElement(vb.bytes(), i, valueBytes, valueOf(i, *c.value, salt));
-  }
-  if (indirectCount >= 0) *cb.data() = uint32_t(indirectCount);
+namespace {
 
-  VksortSortInfo si{};
-  si.count = maxCount;
-  si.keys = kb.range();
-  si.alt = ab.range();
-  si.temp = tb.range();
-  if (valueBytes) {
-    si.values = vb.range();
-    si.altValues = avb.range();
+VksortMemoryRequirements requirementsFor(VksortSorter sorter, uint32_t maxCount) {
+  VksortMemoryRequirements req;
+  REQUIRE(vksortGetMemoryRequirements(sorter, maxCount, &req) == VKSORT_SUCCESS);
+  return req;
+}
+
+VkBufferUsageFlags valueUsage(const VksortMemoryRequirements& req) {
+  return req.valuesSize ? req.valuesUsage : VkBufferUsageFlags(VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+}
+
+}  // namespace
+
+SortCase makeCase(const KeyInfo& key, const ValueInfo& value, bool descending, const BitRange& range,
+                  const std::string& what) {
+  SortCase c{&key, &value, descending, range.begin, range.end, ""};
+  c.label =
+      what + ", " + key.name + ", " + value.name + ", " + (descending ? "descending" : "ascending") + ", " + range.name;
+  return c;
+}
+
+const char* algorithmName(VksortAlgorithm algorithm) {
+  switch (algorithm) {
+    case VKSORT_ALGORITHM_AUTO: return "AUTO";
+    case VKSORT_ALGORITHM_ONESWEEP: return "Onesweep";
+    case VKSORT_ALGORITHM_PORTABLE: return "portable";
   }
-  si.descending = c.descending ? VK_TRUE : VK_FALSE;
-  si.beginBit = c.beginBit;
-  si.endBit = c.endBit;
-  if (indirectCount >= 0) si.countBuffer = cb.range();
-  VkCommandBuffer cmd = gCtx->beginCommands();
-  VksortResultBuffer where;
-  REQUIRE_MESSAGE(vksortRecordSort(s.sorter, cmd, &si, &where) == VKSORT_SUCCESS, vksortGetLastError());
+  return "?";
+}
+
+TypedSort::TypedSort(const SorterHolder& s, const SortCase& sc, const std::vector<uint64_t>& inputKeys,
+                     int64_t indirectCount, bool uploadKeys)
+    : sorter(s.sorter),
+      sortCase(sc),
+      input(inputKeys),
+      count(indirectCount < 0 ? uint32_t(inputKeys.size())
+                              : uint32_t(std::min<int64_t>(indirectCount, int64_t(inputKeys.size())))),
+      salt(gSeed * 0x9e3779b97f4a7c15ull + inputKeys.size()),
+      req(requirementsFor(s.sorter, uint32_t(inputKeys.size()))),
+      keys(req.keysSize, req.keysUsage),
+      alt(req.altSize, req.altUsage),
+      temp(req.tempSize, req.tempUsage),
+      values(req.valuesSize, valueUsage(req)),
+      altValues(req.valuesSize, valueUsage(req)),
+      countBuffer(4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) {
+  const uint32_t maxCount = uint32_t(input.size());
+  const uint32_t keyBytes = sc.key->bits / 8, valueBytes = sc.value->bytes;
+  CHECK(req.valuesSize == VkDeviceSize(maxCount) * valueBytes);
+  for (uint32_t i = 0; i < maxCount; ++i) {
+    if (uploadKeys) writeElement(keys.bytes(), i, keyBytes, input[i]);
+    if (valueBytes && sc.value->type != VKSORT_VALUE_INDEX)
+      writeElement(values.bytes(), i, valueBytes, valueOf(i, *sc.value, salt));
+  }
+  info.count = maxCount;
+  info.keys = keys.range();
+  info.alt = alt.range();
+  info.temp = temp.range();
+  if (valueBytes) {
+    info.values = values.range();
+    info.altValues = altValues.range();
+  }
+  info.descending = sc.descending ? VK_TRUE : VK_FALSE;
+  info.beginBit = sc.beginBit;
+  info.endBit = sc.endBit;
+  if (indirectCount >= 0) {
+    *countBuffer.data() = uint32_t(indirectCount);
+    info.countBuffer = countBuffer.range();
+  }
+}
+
+void TypedSort::check(VksortResultBuffer where, const std::vector<uint64_t>* expectedKeys) const {
+  const SortCase& c = sortCase;
+  const uint32_t n = count;
+  INFO(c.label << ": N = " << n << " (max " << input.size() << "), seed = " << gSeed);
+  const uint32_t keyBytes = c.key->bits / 8, valueBytes = c.value->bytes;
   // The result buffer follows the number of passes of the sorter's algorithm.
   VksortAlgorithm algorithm;
   uint32_t radixBits = 0;
-  REQUIRE(vksortGetAlgorithm(s.sorter, &algorithm, &radixBits) == VKSORT_SUCCESS);
+  REQUIRE(vksortGetAlgorithm(sorter, &algorithm, &radixBits) == VKSORT_SUCCESS);
   const uint32_t sortedBits = c.endBit ? c.endBit - c.beginBit : c.key->bits;
   const uint32_t passes = (sortedBits + radixBits - 1) / radixBits;
   CHECK(where == (passes % 2 ? VKSORT_RESULT_IN_ALT : VKSORT_RESULT_IN_KEYS));
-  barrierToHost(cmd);
-  submitOrDie(cmd, c.label + ", N = " + std::to_string(n));
 
-  const std::vector<uint64_t> input(keys.begin(), keys.begin() + n);
-  const std::vector<uint32_t> order = referenceOrder(input, c);
+  const std::vector<uint64_t> live(input.begin(), input.begin() + n);
+  const std::vector<uint32_t> order = referenceOrder(live, c);
   const bool inAlt = where == VKSORT_RESULT_IN_ALT;
-  const void* gotKeys = inAlt ? ab.bytes() : kb.bytes();
-  const void* gotValues = inAlt ? avb.bytes() : vb.bytes();
+  const void* gotKeys = inAlt ? alt.bytes() : keys.bytes();
+  const void* gotValues = inAlt ? altValues.bytes() : values.bytes();
   size_t badKey = n, badValue = n;
   for (size_t i = 0; i < n && (badKey == n || badValue == n); ++i) {
-    if (badKey == n && readElement(gotKeys, i, keyBytes) != keys[order[i]]) badKey = i;
+    if (badKey == n && readElement(gotKeys, i, keyBytes) != input[order[i]]) badKey = i;
     if (badValue == n && valueBytes && readElement(gotValues, i, valueBytes) != valueOf(order[i], *c.value, salt))
       badValue = i;
   }
   CHECK_MESSAGE(badKey == n, "first key mismatch at " << badKey);
   CHECK_MESSAGE(badValue == n, "first value mismatch at " << badValue << " (stability or payload)");
-  for (const GuardedRange* g : {&kb, &ab, &tb, &vb, &avb, &cb})
+  if (expectedKeys) {
+    REQUIRE(expectedKeys->size() == n);
+    size_t badExpected = n;
+    for (size_t i = 0; i < n && badExpected == n; ++i)
+      if (readElement(gotKeys, i, keyBytes) != (*expectedKeys)[i]) badExpected = i;
+    CHECK_MESSAGE(badExpected == n, "first mismatch with the expected keys at " << badExpected);
+  }
+  for (const GuardedRange* g : {&keys, &alt, &temp, &values, &altValues, &countBuffer})
     CHECK_MESSAGE(g->guardsIntact(), "write outside a range");
   requireNoValidationMessages();
+}
+
+void checkTypedSort(const SorterHolder& s, const SortCase& c, const std::vector<uint64_t>& keys, int64_t indirectCount,
+                    const std::vector<uint64_t>* expectedKeys) {
+  TypedSort t(s, c, keys, indirectCount);
+  VkCommandBuffer cmd = gCtx->beginCommands();
+  VksortResultBuffer where;
+  {
+    INFO(c.label << ": N = " << t.count << " (max " << keys.size() << "), seed = " << gSeed);
+    REQUIRE_MESSAGE(vksortRecordSort(s.sorter, cmd, &t.info, &where) == VKSORT_SUCCESS, vksortGetLastError());
+  }
+  barrierToHost(cmd);
+  submitOrDie(cmd, c.label + ", N = " + std::to_string(t.count));
+  t.check(where, expectedKeys);
 }

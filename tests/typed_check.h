@@ -1,7 +1,8 @@
-// The typed sort checks shared by the test files: key and value types, key
-// generators with special values, the CPU reference (std::stable_sort over
-// each key's order-preserving bits) and checkTypedSort, which sorts on the GPU
-// and compares keys, values, guard bands and validation messages.
+// The one sort checker of the test files: key and value types, key
+// generators (distributions and special values), the CPU reference
+// (std::stable_sort over each key's order-preserving bits) and TypedSort /
+// checkTypedSort, which sort on the GPU and compare keys, values, the result
+// buffer, guard bands and validation messages.
 //
 // The CPU reference defines the promised order independently of the shaders:
 // signed keys by value, floats by IEEE-754 totalOrder, ties (equal in the
@@ -34,7 +35,13 @@ struct ValueInfo {
 // Keys only, 32-bit, 64-bit, argsort, in VksortValueType order.
 extern const ValueInfo kValues[4];
 
-enum class Dist { Uniform, Few, Special };
+// Uniform: random bits. Few: 7 distinct keys. Special: the type's edge values
+// (zeros, extremes, infinities, denormals, NaNs with payloads) among random
+// ones. AllEqual: one key. Sorted, Reversed: random keys already in (reverse)
+// key order. HighByte: random top byte, every other bit the same. The first
+// three are the ones cases rotate through with Dist(i % 3).
+enum class Dist { Uniform, Few, Special, AllEqual, Sorted, Reversed, HighByte };
+const char* distName(Dist d);
 
 // Keys as raw bits (32-bit types in the low half).
 std::vector<uint64_t> makeKeys(uint32_t n, const KeyInfo& k, Dist dist, std::mt19937_64& rng);
@@ -47,12 +54,39 @@ struct SortCase {
   std::string label;
 };
 
-// Sorts keys (and values) on the GPU and compares keys and values with the
-// stable CPU reference. indirectCount >= 0: the count is read from a GPU
-// buffer holding that value, with keys.size() as the maximum. Also checks
-// that the result buffer follows the sorter's pass count (vksortGetAlgorithm).
+// One typed sort's buffers: keys (and values) written, every range between
+// guard bands, `info` filled in (with the indirect count if indirectCount >=
+// 0: a GPU buffer holding that value, with keys.size() as the maximum). Record
+// the sort with `info` in any command buffer, submit it, then call check().
+// uploadKeys = false leaves the keys range for the GPU to write (the test's
+// own shader), with `keys` as what it will hold.
+struct TypedSort {
+  TypedSort(const SorterHolder& s, const SortCase& sc, const std::vector<uint64_t>& inputKeys,
+            int64_t indirectCount = -1, bool uploadKeys = true);
+  TypedSort(const TypedSort&) = delete;
+  TypedSort& operator=(const TypedSort&) = delete;
+
+  // Checks that `where` follows the sorter's pass count (vksortGetAlgorithm),
+  // that keys and values there match the stable CPU reference (and the keys
+  // expectedKeys, in order, where given), that no guard band was touched and
+  // that the validation layer said nothing.
+  void check(VksortResultBuffer where, const std::vector<uint64_t>* expectedKeys = nullptr) const;
+  const GuardedRange& resultKeys(VksortResultBuffer where) const { return where == VKSORT_RESULT_IN_ALT ? alt : keys; }
+
+  VksortSorter sorter;
+  SortCase sortCase;
+  std::vector<uint64_t> input;
+  uint32_t count;  // the keys the sort sees: keys.size(), or the indirect count clamped to it
+  uint64_t salt;   // for the values
+  VksortMemoryRequirements req;
+  GuardedRange keys, alt, temp, values, altValues, countBuffer;
+  VksortSortInfo info{};
+};
+
+// Sorts keys (and values) on the GPU in a command buffer of its own and
+// checks them with TypedSort::check.
 void checkTypedSort(const SorterHolder& s, const SortCase& c, const std::vector<uint64_t>& keys,
-                    int64_t indirectCount = -1);
+                    int64_t indirectCount = -1, const std::vector<uint64_t>* expectedKeys = nullptr);
 
 uint64_t readElement(const void* base, size_t i, uint32_t bytes);
 void writeElement(void* base, size_t i, uint32_t bytes, uint64_t v);
@@ -61,3 +95,11 @@ struct BitRange {
   uint32_t begin, end;
   const char* name;
 };
+constexpr BitRange kAllBits{0, 0, "all bits"};
+
+// A case labelled "what, key, value, order, range".
+SortCase makeCase(const KeyInfo& key, const ValueInfo& value, bool descending, const BitRange& range,
+                  const std::string& what);
+
+// "Onesweep" or "portable".
+const char* algorithmName(VksortAlgorithm algorithm);

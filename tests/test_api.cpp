@@ -1,0 +1,334 @@
+// The header's calls and errors: bad input to vksortRecordSort refused with a
+// message and nothing recorded, creation failures (features, enums, tuning,
+// the portable digit width), the algorithm choice, and the memory
+// requirements (Onesweep's constant temp, the portable algorithm's growing one).
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "harness.h"
+
+namespace {
+
+uint64_t expectedPortableTemp(uint32_t count, uint32_t tile, uint32_t radixBits) {
+  const uint64_t tiles = (uint64_t(count) + tile - 1) / tile;
+  const uint64_t entries = tiles << radixBits;
+  const uint64_t blocks = (entries + 2047) / 2048;
+  return std::max<uint64_t>(16, (entries * 4 + 15) / 16 * 16 + blocks * 4);
+}
+
+}  // namespace
+
+TEST_CASE("bad input returns an error with a message and records nothing") {
+  SorterHolder s;
+  const uint32_t n = 1000;
+  VksortMemoryRequirements req;
+  REQUIRE(vksortGetMemoryRequirements(s.sorter, n, &req) == VKSORT_SUCCESS);
+  GuardedRange kb(req.keysSize, req.keysUsage), ab(req.altSize, req.altUsage), tb(req.tempSize, req.tempUsage);
+  VksortSortInfo good{};
+  good.count = n;
+  good.keys = kb.range();
+  good.alt = ab.range();
+  good.temp = tb.range();
+
+  struct Bad {
+    const char* what;
+    VksortResult expect;
+    VksortSortInfo info;
+  };
+  std::vector<Bad> cases;
+  auto add = [&](const char* what, VksortResult expect, auto mutate) {
+    Bad b{what, expect, good};
+    mutate(b.info);
+    cases.push_back(b);
+  };
+  add("keys too small", VKSORT_ERROR_BUFFER_TOO_SMALL, [](VksortSortInfo& i) { i.keys.size -= 4; });
+  add("alt too small", VKSORT_ERROR_BUFFER_TOO_SMALL, [](VksortSortInfo& i) { i.alt.size = 0; });
+  add("temp too small", VKSORT_ERROR_BUFFER_TOO_SMALL, [](VksortSortInfo& i) { i.temp.size -= 16; });
+  add("misaligned keys", VKSORT_ERROR_MISALIGNED, [](VksortSortInfo& i) { i.keys.offset += 2; });
+  add("misaligned temp", VKSORT_ERROR_MISALIGNED, [](VksortSortInfo& i) { i.temp.offset += 4; });
+  add("count > max", VKSORT_ERROR_COUNT_TOO_LARGE, [](VksortSortInfo& i) { i.count = VKSORT_MAX_COUNT + 1; });
+  add("null keys buffer", VKSORT_ERROR_INVALID_ARGUMENT, [](VksortSortInfo& i) { i.keys.buffer = VK_NULL_HANDLE; });
+  add("keys overlap alt", VKSORT_ERROR_INVALID_ARGUMENT, [](VksortSortInfo& i) { i.alt = i.keys; });
+  add("VK_WHOLE_SIZE", VKSORT_ERROR_INVALID_ARGUMENT, [](VksortSortInfo& i) { i.temp.size = VK_WHOLE_SIZE; });
+
+  VkCommandBuffer cmd = gCtx->beginCommands();
+  for (const Bad& b : cases) {
+    VksortResultBuffer where;
+    INFO(b.what);
+    CHECK(vksortRecordSort(s.sorter, cmd, &b.info, &where) == b.expect);
+    CHECK(std::strlen(vksortGetLastError()) > 0);
+    MESSAGE((std::string(b.what) + " -> " + vksortResultName(b.expect) + ": " + vksortGetLastError()));
+  }
+  VksortResultBuffer where;
+  CHECK(vksortRecordSort(nullptr, cmd, &good, &where) == VKSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(vksortRecordSort(s.sorter, VK_NULL_HANDLE, &good, &where) == VKSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(vksortRecordSort(s.sorter, cmd, nullptr, &where) == VKSORT_ERROR_INVALID_ARGUMENT);
+  VksortMemoryRequirements r2;
+  CHECK(vksortGetMemoryRequirements(s.sorter, VKSORT_MAX_COUNT + 1, &r2) == VKSORT_ERROR_COUNT_TOO_LARGE);
+
+  // Nothing was recorded: the (empty) command buffer runs and leaves every
+  // range untouched.
+  for (uint32_t i = 0; i < n; ++i) kb.data()[i] = 0x5a5a5a5au;
+  std::memset(ab.data(), 0x3c, size_t(req.altSize));
+  std::string error;
+  REQUIRE(gCtx->submitAndWait(cmd, kTimeoutNs, &error));
+  CHECK(kb.data()[0] == 0x5a5a5a5au);
+  CHECK(kb.data()[n - 1] == 0x5a5a5a5au);
+  CHECK(static_cast<uint8_t*>(static_cast<void*>(ab.data()))[0] == 0x3c);
+  CHECK(kb.guardsIntact());
+  CHECK(ab.guardsIntact());
+  CHECK(tb.guardsIntact());
+  requireNoValidationMessages();
+}
+
+TEST_CASE("bad type, value and bit-range arguments are refused") {
+  VksortCreateInfo ci = baseCreateInfo();
+  VksortSorter sorter = nullptr;
+  const int badEnum = 17;  // what a C caller could pass
+  static_assert(sizeof(VksortKeyType) == sizeof(int) && sizeof(VksortValueType) == sizeof(int), "C enums");
+  std::memcpy(&ci.keyType, &badEnum, sizeof badEnum);
+  CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_INVALID_ARGUMENT);
+  MESSAGE(vksortGetLastError());
+  ci.keyType = VKSORT_KEY_U32;
+  std::memcpy(&ci.valueType, &badEnum, sizeof badEnum);
+  CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_INVALID_ARGUMENT);
+  MESSAGE(vksortGetLastError());
+  CHECK(sorter == nullptr);
+
+  SorterHolder u64(nullptr, VKSORT_KEY_U64, VKSORT_VALUE_64);
+  SorterHolder keysOnly;
+  const uint32_t n = 1000;
+  VksortMemoryRequirements req;
+  REQUIRE(vksortGetMemoryRequirements(u64.sorter, n, &req) == VKSORT_SUCCESS);
+  CHECK(req.keysSize == 8000);
+  CHECK(req.keysAlignment == 8);
+  CHECK(req.valuesSize == 8000);
+  GuardedRange kb(req.keysSize + 8, req.keysUsage), ab(req.altSize, req.altUsage), tb(req.tempSize, req.tempUsage),
+      vb(req.valuesSize + 8, req.valuesUsage), avb(req.valuesSize, req.valuesUsage);
+  VksortSortInfo good{};
+  good.count = n;
+  good.keys = kb.range();
+  good.alt = ab.range();
+  good.temp = tb.range();
+  good.values = vb.range();
+  good.altValues = avb.range();
+
+  struct Bad {
+    const char* what;
+    VksortSorter sorter;
+    VksortResult expect;
+    VksortSortInfo info;
+  };
+  std::vector<Bad> cases;
+  auto add = [&](const char* what, VksortSorter target, VksortResult expect, auto mutate) {
+    Bad b{what, target, expect, good};
+    mutate(b.info);
+    cases.push_back(b);
+  };
+  add("64-bit keys at a 4-byte offset", u64.sorter, VKSORT_ERROR_MISALIGNED, [](VksortSortInfo& i) {
+    i.keys.offset += 4;
+    i.keys.size -= 4;
+  });
+  add("values missing", u64.sorter, VKSORT_ERROR_INVALID_ARGUMENT,
+      [](VksortSortInfo& i) { i.values.buffer = VK_NULL_HANDLE; });
+  add("values too small", u64.sorter, VKSORT_ERROR_BUFFER_TOO_SMALL, [](VksortSortInfo& i) { i.altValues.size -= 8; });
+  add("values overlap keys", u64.sorter, VKSORT_ERROR_INVALID_ARGUMENT, [](VksortSortInfo& i) { i.values = i.keys; });
+  add("values for a keys-only sorter", keysOnly.sorter, VKSORT_ERROR_INVALID_ARGUMENT, [](VksortSortInfo&) {});
+  add("endBit past the key", u64.sorter, VKSORT_ERROR_INVALID_ARGUMENT, [](VksortSortInfo& i) { i.endBit = 65; });
+  add("empty bit range", u64.sorter, VKSORT_ERROR_INVALID_ARGUMENT, [](VksortSortInfo& i) {
+    i.beginBit = 7;
+    i.endBit = 7;
+  });
+  add("count buffer too small", u64.sorter, VKSORT_ERROR_BUFFER_TOO_SMALL, [&](VksortSortInfo& i) {
+    i.countBuffer = {tb.buf.buffer, 0, 2};
+  });
+  add("count buffer misaligned", u64.sorter, VKSORT_ERROR_MISALIGNED, [&](VksortSortInfo& i) {
+    i.countBuffer = {tb.buf.buffer, 2, 4};
+  });
+  VkCommandBuffer cmd = gCtx->beginCommands();
+  for (const Bad& b : cases) {
+    VksortResultBuffer where;
+    INFO(b.what);
+    CHECK(vksortRecordSort(b.sorter, cmd, &b.info, &where) == b.expect);
+    CHECK(std::strlen(vksortGetLastError()) > 0);
+    MESSAGE((std::string(b.what) + " -> " + vksortResultName(b.expect) + ": " + vksortGetLastError()));
+  }
+  // Nothing was recorded: the command buffer runs and leaves every byte as it was.
+  std::memset(kb.bytes(), 0x5a, size_t(kb.size));
+  submitOrDie(cmd, "bad arguments");
+  for (VkDeviceSize i = 0; i < kb.size; ++i) REQUIRE(static_cast<const uint8_t*>(kb.bytes())[i] == 0x5a);
+  for (const GuardedRange* g : {&kb, &ab, &tb, &vb, &avb}) CHECK(g->guardsIntact());
+  requireNoValidationMessages();
+}
+
+TEST_CASE("creation fails clearly without the required features, and with bad tuning") {
+  VkDeviceCreateInfo bare{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};  // as if nothing was enabled
+  VksortCreateInfo ci = baseCreateInfo();
+  ci.pDeviceCreateInfo = &bare;
+  VksortSorter sorter = nullptr;
+  CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_FEATURE_NOT_ENABLED);
+  CHECK(sorter == nullptr);
+  const std::string msg = vksortGetLastError();
+  MESSAGE(msg);
+  CHECK(msg.find("bufferDeviceAddress") != std::string::npos);
+  CHECK(msg.find("computeFullSubgroups") != std::string::npos);
+
+  ci.pDeviceCreateInfo = nullptr;
+  CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(vksortCreateSorter(nullptr, &sorter) == VKSORT_ERROR_INVALID_ARGUMENT);
+
+  ci.pDeviceCreateInfo = &gCtx->deviceCreateInfo;
+  VksortTuning bad{};
+  bad.ringSlots = 4;
+  bad.lookback = 3;  // ring must hold at least lookback + tailGroup slots
+  ci.pTuning = &bad;
+  CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_INVALID_ARGUMENT);
+  MESSAGE(vksortGetLastError());
+  CHECK(sorter == nullptr);
+  // lookbackLanes: a power of two up to 8 and the subgroup size.
+  // bitonicMaxCount and bitonicKeysMaxCount (this sorter has no values):
+  // 1 (off) or a power of two from twice the subgroup size whose keys fit
+  // in shared memory. smallMaxCount: the small shape's count or twice that.
+  const struct {
+    uint32_t VksortTuning::*field;
+    const char* name;
+    uint32_t value;
+  } badFields[] = {
+      {&VksortTuning::lookbackLanes, "lookbackLanes", 3u},
+      {&VksortTuning::lookbackLanes, "lookbackLanes", 16u},
+      {&VksortTuning::lookbackLanes, "lookbackLanes", 2 * deviceSubgroupSize()},
+      {&VksortTuning::bitonicMaxCount, "bitonicMaxCount", 3u},
+      {&VksortTuning::bitonicMaxCount, "bitonicMaxCount", deviceSubgroupSize()},
+      {&VksortTuning::bitonicMaxCount, "bitonicMaxCount", 1u << 20},
+      {&VksortTuning::bitonicKeysMaxCount, "bitonicKeysMaxCount", 3u},
+      {&VksortTuning::bitonicKeysMaxCount, "bitonicKeysMaxCount", deviceSubgroupSize()},
+      {&VksortTuning::bitonicKeysMaxCount, "bitonicKeysMaxCount", 1u << 20},
+      {&VksortTuning::smallMaxCount, "smallMaxCount", 3u},
+      {&VksortTuning::smallMaxCount, "smallMaxCount", 1u << 30},
+  };
+  for (const auto& bf : badFields) {
+    VksortTuning badField{};
+    badField.*bf.field = bf.value;
+    ci.pTuning = &badField;
+    CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_INVALID_ARGUMENT);
+    CHECK(std::string(vksortGetLastError()).find(bf.name) != std::string::npos);
+    CHECK(sorter == nullptr);
+  }
+  CHECK(vksortCheckDeviceSupport(gCtx->instance, gCtx->physicalDevice, vkGetInstanceProcAddr) == VKSORT_SUCCESS);
+  requireNoValidationMessages();
+}
+
+TEST_CASE("algorithm choice: AUTO by driver, vksortGetAlgorithm, bad arguments refused") {
+  VksortAlgorithm algorithm;
+  uint32_t bits = 0;
+  {
+    SorterHolder autoSorter;
+    REQUIRE(vksortGetAlgorithm(autoSorter.sorter, &algorithm, &bits) == VKSORT_SUCCESS);
+    // This suite runs on lavapipe, whose threads give running workgroups
+    // forward progress: AUTO is Onesweep there (on a GPU, see vksort.h).
+    const bool llvmpipe = gCtx->driverProperties.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
+    MESSAGE("AUTO on " << gCtx->deviceName() << ": "
+                       << (algorithm == VKSORT_ALGORITHM_ONESWEEP ? "Onesweep" : "portable") << ", " << bits
+                       << "-bit digits");
+    if (llvmpipe) CHECK(algorithm == VKSORT_ALGORITHM_ONESWEEP);
+    CHECK(algorithm != VKSORT_ALGORITHM_AUTO);
+    CHECK(bits == 8);
+  }
+  {
+    // The radix width is used only by the portable algorithm.
+    SorterHolder onesweep(nullptr, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_ONESWEEP, 2);
+    REQUIRE(vksortGetAlgorithm(onesweep.sorter, &algorithm, &bits) == VKSORT_SUCCESS);
+    CHECK(algorithm == VKSORT_ALGORITHM_ONESWEEP);
+    CHECK(bits == 8);
+    SorterHolder portable(nullptr, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_PORTABLE);
+    REQUIRE(vksortGetAlgorithm(portable.sorter, &algorithm, nullptr) == VKSORT_SUCCESS);
+    CHECK(algorithm == VKSORT_ALGORITHM_PORTABLE);
+    CHECK(vksortGetAlgorithm(portable.sorter, nullptr, &bits) == VKSORT_ERROR_INVALID_ARGUMENT);
+    CHECK(vksortGetAlgorithm(nullptr, &algorithm, &bits) == VKSORT_ERROR_INVALID_ARGUMENT);
+  }
+
+  VksortCreateInfo ci = baseCreateInfo();
+  VksortSorter sorter = nullptr;
+  const int badEnum = 3;
+  static_assert(sizeof(VksortAlgorithm) == sizeof(int), "C enum");
+  std::memcpy(&ci.algorithm, &badEnum, sizeof badEnum);
+  CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_INVALID_ARGUMENT);
+  MESSAGE(std::string(vksortGetLastError()));
+  ci.algorithm = VKSORT_ALGORITHM_PORTABLE;
+  for (uint32_t bad : {3u, 5u, 16u}) {
+    ci.portableRadixBits = bad;
+    CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_INVALID_ARGUMENT);
+    MESSAGE(std::string(vksortGetLastError()));
+  }
+  // Tiles so small that the tile table for 2^30 keys would pass 2^31 entries.
+  VksortTuning tiny{};
+  tiny.workgroupSize = 8;
+  tiny.keysPerThread = 1;
+  ci.pTuning = &tiny;
+  ci.portableRadixBits = 8;
+  CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_INVALID_ARGUMENT);
+  MESSAGE(std::string(vksortGetLastError()));
+  CHECK(sorter == nullptr);
+  requireNoValidationMessages();
+}
+
+TEST_CASE("the temporary buffer has a constant size, independent of N (Onesweep)") {
+  // Onesweep's promise: asked for explicitly, as AUTO may pick the portable
+  // algorithm, whose temp grows with maxCount (below).
+  SorterHolder s(nullptr, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_ONESWEEP);
+  VksortMemoryRequirements a, b, c, d;
+  REQUIRE(vksortGetMemoryRequirements(s.sorter, 1024, &a) == VKSORT_SUCCESS);
+  REQUIRE(vksortGetMemoryRequirements(s.sorter, 1u << 28, &b) == VKSORT_SUCCESS);
+  REQUIRE(vksortGetMemoryRequirements(s.sorter, VKSORT_MAX_COUNT, &c) == VKSORT_SUCCESS);
+  REQUIRE(vksortGetMemoryRequirements(s.sorter, 1000, &d) == VKSORT_SUCCESS);
+  CHECK(a.tempSize == b.tempSize);
+  CHECK(a.tempSize == c.tempSize);
+  CHECK(a.tempSize == d.tempSize);
+  CHECK(a.tempSize <= 2u * 1024 * 1024);
+  CHECK(b.keysSize == (VkDeviceSize(1) << 30));
+  CHECK(b.altSize == b.keysSize);
+  CHECK((a.tempUsage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) != 0);
+  CHECK((a.tempUsage & VK_BUFFER_USAGE_TRANSFER_DST_BIT) != 0);
+  CHECK((a.keysUsage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) != 0);
+  MESSAGE("temp bytes: " << a.tempSize);
+}
+
+TEST_CASE("portable: temporary memory grows with maxCount and is checked") {
+  for (uint32_t radixBits : {8u, 4u, 1u}) {
+    SorterHolder s(nullptr, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_PORTABLE, radixBits);
+    const uint32_t t = s.tile();
+    VksortMemoryRequirements small, large, max;
+    REQUIRE(vksortGetMemoryRequirements(s.sorter, 1000, &small) == VKSORT_SUCCESS);
+    REQUIRE(vksortGetMemoryRequirements(s.sorter, 1u << 24, &large) == VKSORT_SUCCESS);
+    REQUIRE(vksortGetMemoryRequirements(s.sorter, VKSORT_MAX_COUNT, &max) == VKSORT_SUCCESS);
+    CHECK(small.tempSize == expectedPortableTemp(1000, t, radixBits));
+    CHECK(large.tempSize == expectedPortableTemp(1u << 24, t, radixBits));
+    CHECK(max.tempSize == expectedPortableTemp(VKSORT_MAX_COUNT, t, radixBits));
+    CHECK(small.tempSize < large.tempSize);
+    CHECK(large.tempSize < max.tempSize);
+    CHECK(small.tempAlignment == 16);
+    CHECK((small.tempUsage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) != 0);
+    MESSAGE(radixBits << "-bit digits, tile " << t << ": temp bytes for 1000 keys " << small.tempSize << ", 2^24 "
+                      << large.tempSize << ", 2^30 " << max.tempSize);
+
+    // A temp range sized for the count is enough, a smaller one is refused.
+    const uint32_t n = 5 * t + 3;
+    VksortMemoryRequirements req;
+    REQUIRE(vksortGetMemoryRequirements(s.sorter, n, &req) == VKSORT_SUCCESS);
+    GuardedRange kb(req.keysSize, req.keysUsage), ab(req.altSize, req.altUsage), tb(req.tempSize, req.tempUsage);
+    VksortSortInfo si{};
+    si.count = n;
+    si.keys = kb.range();
+    si.alt = ab.range();
+    si.temp = tb.range();
+    si.temp.size -= 4;
+    VkCommandBuffer cmd = gCtx->beginCommands();
+    VksortResultBuffer where;
+    CHECK(vksortRecordSort(s.sorter, cmd, &si, &where) == VKSORT_ERROR_BUFFER_TOO_SMALL);
+    MESSAGE(std::string(vksortGetLastError()));
+    submitOrDie(cmd, "portable temp too small");
+  }
+  requireNoValidationMessages();
+}

@@ -1,0 +1,337 @@
+// The header's paths by count and shape (VksortTuning), each at its
+// boundaries: the bitonic networks, the one-workgroup kernels (in shared
+// memory or through the buffers, wide), the mid-size path, the portable digit
+// widths and tiles, and 64-bit items staged a word at a time.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "typed_check.h"
+
+TEST_CASE("sorts every edge size: 0, 1, 2, tile +- 1, 2^k +- 1, primes, 1M, 4M" *
+          doctest::test_suite(kSuiteSubgroup4)) {
+  SorterHolder s;
+  const uint32_t t = s.tile();
+  std::vector<uint32_t> sizes = {0,     1,         2,    3,      t - 1,   t,        t + 1,   2 * t - 1,
+                                 2 * t, 2 * t + 1, 7919, 104729, 1299709, 1u << 20, 1u << 22};
+  for (uint32_t k : {4u, 8u, 10u, 13u, 16u, 17u}) {
+    sizes.push_back((1u << k) - 1);
+    sizes.push_back((1u << k) + 1);
+  }
+  const uint32_t small = s.smallSortKeys();  // the first one-workgroup kernel up to here
+  for (uint32_t n : {small - 1, small, small + 1}) sizes.push_back(n);
+  // Where the other paths end, where they are on (on lavapipe by default
+  // only the one-workgroup path, which ends at `small`).
+  VksortTuning tuning;
+  REQUIRE(vksortGetTuning(s.sorter, &tuning) == VKSORT_SUCCESS);
+  for (uint32_t end : {tuning.smallMaxCount, tuning.mediumMaxCount, tuning.bitonicMaxCount, tuning.bitonicKeysMaxCount})
+    if (end > 1)
+      for (uint32_t n : {end - 1, end, end + 1}) sizes.push_back(n);
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  auto rng = caseRng(1);
+  const SortCase c = makeCase(kKeys[0], kValues[0], false, kAllBits, "edge sizes, uniform");
+  for (uint32_t n : sizes) checkTypedSort(s, c, makeKeys(n, kKeys[0], Dist::Uniform, rng));
+}
+
+TEST_CASE("the bitonic path: every key type x value type x order x bit range, both algorithms" *
+          doctest::test_suite(kSuiteSubgroup4)) {
+  // One workgroup, a bitonic network over (key, index) pairs (on by default
+  // on NVIDIA only). Bit ranges of 2, 3 and 4 or 8 passes leave the result in
+  // keys (written over the input) or in alt; counts from 1 to the capacity,
+  // then one past it (the radix sort's one-workgroup path). Up to 128 the
+  // kernel of half the capacity sorts. Keys-only sorters run twice: with
+  // the network over the keys alone off (the indexed one sorts all bits
+  // too), and on up to 256 keys, where it sorts every "all bits" case
+  // (kernels of 256, 128 and 64 keys) and the indexed one the others.
+  auto rng = caseRng(18);
+  for (VksortAlgorithm algorithm : {VKSORT_ALGORITHM_ONESWEEP, VKSORT_ALGORITHM_PORTABLE})
+    for (const KeyInfo& key : kKeys) {
+      const BitRange ranges[] = {{0, 0, "all bits"},
+                                 {0, 16, "bits [0,16)"},
+                                 key.bits == 32 ? BitRange{8, 32, "bits [8,32)"} : BitRange{20, 44, "bits [20,44)"}};
+      for (const ValueInfo& value : kValues)
+        for (uint32_t keysMax : {1u, 256u}) {
+          // The portable algorithm's passes are 8-bit too: the same result buffers.
+          if (algorithm == VKSORT_ALGORITHM_PORTABLE && (&value != &kValues[1] || key.bits != 32)) continue;
+          if (keysMax != 1 && value.type != VKSORT_VALUE_NONE) continue;
+          VksortTuning tuning{};
+          tuning.bitonicMaxCount = 256;
+          tuning.bitonicKeysMaxCount = keysMax;
+          SorterHolder s(&tuning, key.type, value.type, algorithm);
+          int variant = 0;
+          for (bool descending : {false, true})
+            for (const BitRange& range : ranges) {
+              SortCase c{&key, &value, descending, range.begin, range.end, ""};
+              c.label = std::string(keysMax == 1 ? "bitonic, " : "bitonic without index up to 256, ") +
+                        (algorithm == VKSORT_ALGORITHM_PORTABLE ? "portable, " : "") + key.name + ", " + value.name +
+                        (descending ? ", descending, " : ", ascending, ") + range.name;
+              for (uint32_t n : {1u, 2u, 3u, 17u, 63u, 64u, 65u, 100u, 128u, 129u, 255u, 256u, 257u})
+                checkTypedSort(s, c, makeKeys(n, key, Dist(variant++ % 3), rng));
+            }
+        }
+    }
+  // A sorter with values has no network without the index, whatever the
+  // tuning asks.
+  {
+    VksortTuning tuning{};
+    tuning.bitonicKeysMaxCount = 256;
+    SorterHolder s(&tuning, VKSORT_KEY_U32, VKSORT_VALUE_32);
+    VksortTuning got;
+    REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
+    CHECK(got.bitonicKeysMaxCount == 1);
+  }
+  // An indirect count within the bitonic path, clamped to maxCount: argsort
+  // (the network with the index) and keys only (without it).
+  VksortTuning tuning{};
+  tuning.bitonicMaxCount = 256;
+  tuning.bitonicKeysMaxCount = 256;
+  const std::vector<uint64_t> keys = makeKeys(200, kKeys[0], Dist::Few, rng);
+  for (const ValueInfo* value : {&kValues[3], &kValues[0]}) {
+    SorterHolder s(&tuning, VKSORT_KEY_U32, value->type);
+    SortCase c{&kKeys[0], value, false, 0, 0, std::string("bitonic, indirect, ") + value->name};
+    for (int64_t count : {int64_t(0), int64_t(1), int64_t(100), int64_t(200), int64_t(207), int64_t(0xffffffffu)})
+      checkTypedSort(s, c, keys, count);
+  }
+}
+
+TEST_CASE("the one-workgroup path through the buffers, when keys and values do not fit in shared memory") {
+  // The one-workgroup path keeps keys and values in shared memory between
+  // passes where they fit together; otherwise (64-bit keys with values in
+  // the default 512 x 8 shape on NVIDIA) its passes go through the keys and
+  // alt buffers. A 128 x K shape whose keys fit but whose keys plus 64-bit
+  // values do not takes the buffer path on any device (lavapipe: K = 17).
+  auto rng = caseRng(16);
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(gCtx->physicalDevice, &props);
+  VksortTuning tuning{};
+  tuning.smallWorkgroupSize = 128;
+  tuning.smallKeysPerThread = props.limits.maxComputeSharedMemorySize / (128 * 16) + 1;  // 16 bytes per key
+  for (const ValueInfo* value : {&kValues[2], &kValues[3], &kValues[0]}) {
+    SorterHolder s(&tuning, VKSORT_KEY_I64, value->type, VKSORT_ALGORITHM_ONESWEEP);
+    const uint32_t small = s.smallSortKeys();
+    REQUIRE(small == 128 * tuning.smallKeysPerThread);
+    const BitRange ranges[] = {{0, 0, "all bits"}, {20, 44, "bits [20,44)"}, {0, 16, "bits [0,16)"}};
+    int variant = 0;
+    for (const BitRange& range : ranges)
+      for (bool descending : {false, true}) {
+        SortCase c{&kKeys[4], value, descending, range.begin, range.end, ""};
+        c.label = std::string("one workgroup, 128 x ") + std::to_string(tuning.smallKeysPerThread) + ", i64, " +
+                  value->name + (descending ? ", descending, " : ", ascending, ") + range.name;
+        for (uint32_t n : {2u, small / 2 + 1, small})
+          checkTypedSort(s, c, makeKeys(n, kKeys[4], Dist(variant++ % 3), rng));
+      }
+  }
+}
+
+TEST_CASE("the one-workgroup path with more than 32 keys per invocation, partly filled") {
+  // With 33 or more keys per invocation lavapipe keeps the per-key loops as
+  // loops, and a partly filled tile leaves some subgroups without keys. When
+  // those skipped the loops (fewer turns than the others), lavapipe sorted
+  // wrongly and wrote outside its buffers (session 5; README driver notes).
+  auto rng = caseRng(17);
+  VksortTuning tuning{};
+  tuning.smallWorkgroupSize = 64;
+  tuning.smallKeysPerThread = 33;
+  for (const KeyInfo* key : {&kKeys[0], &kKeys[4]})
+    for (const ValueInfo* value : {&kValues[0], &kValues[1]}) {
+      SorterHolder s(&tuning, key->type, value->type, VKSORT_ALGORITHM_ONESWEEP);
+      const uint32_t small = s.smallSortKeys();
+      REQUIRE(small == 64 * 33);
+      SortCase c{key, value, false, 0, 0, std::string("64 x 33, ") + key->name + ", " + value->name};
+      for (uint32_t n : {2u, 100u, small / 2 + 1, small - 1, small})
+        checkTypedSort(s, c, makeKeys(n, *key, Dist::Uniform, rng));
+    }
+}
+
+TEST_CASE("the wide one-workgroup kernel: every key type x value type, up to smallMaxCount") {
+  // Counts above the small shape's (64 x 4) and up to smallMaxCount (twice
+  // that) go to a one-workgroup kernel of 128 invocations (on by default on
+  // NVIDIA only, for 32-bit keys without values); one more goes to the
+  // mid-size path.
+  auto rng = caseRng(19);
+  VksortTuning tuning{};
+  tuning.smallWorkgroupSize = 64;
+  tuning.smallKeysPerThread = 4;
+  tuning.smallMaxCount = 512;
+  tuning.mediumMaxCount = 1u << 14;
+  for (const KeyInfo& key : kKeys)
+    for (const ValueInfo& value : kValues) {
+      SorterHolder s(&tuning, key.type, value.type, VKSORT_ALGORITHM_ONESWEEP);
+      VksortTuning got;
+      REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
+      REQUIRE(got.smallMaxCount == 512);
+      int variant = 0;
+      for (bool descending : {false, true}) {
+        SortCase c{&key, &value, descending, 0, descending ? 24u : 0u, ""};
+        c.label = std::string(key.name) + ", " + value.name +
+                  (descending ? ", descending, bits [0,24)" : ", ascending") + ", wide one-workgroup kernel";
+        for (uint32_t n : {257u, 300u, 511u, 512u, 513u})
+          checkTypedSort(s, c, makeKeys(n, key, Dist(variant++ % 3), rng));
+      }
+    }
+  // The default without a small shape of one's own: doubled on NVIDIA only
+  // where it fits; a given small shape keeps one kernel.
+  VksortTuning shape{};
+  shape.smallWorkgroupSize = 64;
+  SorterHolder s(&shape, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_ONESWEEP);
+  VksortTuning got;
+  REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
+  CHECK(got.smallMaxCount == got.smallWorkgroupSize * got.smallKeysPerThread);
+}
+
+TEST_CASE("the mid-size path: Onesweep in the small path's tiles, up to mediumMaxCount") {
+  // On by default on NVIDIA only, so turned on here: counts above the
+  // one-workgroup path and up to mediumMaxCount go through Onesweep in tiles
+  // of the small shape, one more is the regular tile. Also with a tiny ring,
+  // no patience and delayed status, as in the faults case.
+  // (mediumMaxCount, ring, lookback, tailGroup, spinBudget, faultPublishDelay); 0 = default
+  const uint32_t shapes[][6] = {{1u << 17, 0, 0, 0, 0, 0}, {1u << 17, 5, 2, 2, 1, 40}, {1u << 17, 0, 0, 0, 2, 1000}};
+  auto rng = caseRng(9);
+  for (auto& sh : shapes) {
+    VksortTuning tuning = faultTuning(sh + 1);
+    tuning.mediumMaxCount = sh[0];
+    SorterHolder s(&tuning, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_ONESWEEP);
+    VksortTuning got;
+    REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
+    REQUIRE(got.mediumMaxCount == sh[0]);
+    const uint32_t small = s.smallSortKeys(), m = sh[0];
+    const std::string label = faultLabel("mid-size, ", sh + 1);
+    const SortCase c = makeCase(kKeys[0], kValues[0], false, kAllBits, label);
+    for (uint32_t n : {small + 1, 2 * small - 1, 2 * small + 1, 7 * small + 3, 7919u, 104729u, m, m + 1})
+      checkTypedSort(s, c, makeKeys(n, kKeys[0], Dist::Uniform, rng));
+    checkTypedSort(s, c, makeKeys(9 * small, kKeys[0], Dist::Few, rng));
+  }
+  // Up to the small path's count, the mid-size path is off (and reported so).
+  VksortTuning off{};
+  off.mediumMaxCount = 1;
+  SorterHolder s(&off, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_ONESWEEP);
+  VksortTuning got;
+  REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
+  CHECK(got.mediumMaxCount == 0);
+  checkTypedSort(s, makeCase(kKeys[0], kValues[0], false, kAllBits, "mid-size path off"),
+                 makeKeys(3 * s.smallSortKeys() + 1, kKeys[0], Dist::Uniform, rng));
+}
+
+TEST_CASE("the mid-size path sorts every key type x value type") {
+  // Onesweep in the small path's tiles (on by default on NVIDIA only).
+  auto rng = caseRng(14);
+  VksortTuning tuning{};
+  tuning.mediumMaxCount = 1u << 16;
+  for (const KeyInfo& key : kKeys)
+    for (const ValueInfo& value : kValues) {
+      SorterHolder s(&tuning, key.type, value.type, VKSORT_ALGORITHM_ONESWEEP);
+      const uint32_t small = s.smallSortKeys();
+      int variant = 0;
+      for (bool descending : {false, true}) {
+        SortCase c{&key, &value, descending, 0, 0, ""};
+        c.label = std::string(key.name) + ", " + value.name + (descending ? ", descending" : ", ascending") +
+                  ", mid-size path";
+        for (uint32_t n : {small + 1, 5 * small + 7}) checkTypedSort(s, c, makeKeys(n, key, Dist(variant++ % 3), rng));
+      }
+    }
+}
+
+TEST_CASE("portable: 1-, 2- and 4-bit digits, every key type, value type and order") {
+  // More passes (a 64-bit key at 1 bit: 64) and other result parities, so
+  // small sizes only. 4 bits with every key type; 1 and 2 bits with a 32-
+  // and a 64-bit type each. The value type turns with the key type, so every
+  // value type is there. (Each sorter costs lavapipe seconds of compiling
+  // when its shader cache is cold.)
+  const struct {
+    uint32_t radixBits;
+    size_t key;
+  } combos[] = {{4, 0}, {4, 1}, {4, 2}, {4, 3}, {4, 4}, {4, 5}, {2, 1}, {2, 3}, {1, 0}, {1, 5}};
+  auto rng = caseRng(22);
+  int sorts = 0;
+  for (const auto& combo : combos) {
+    const uint32_t radixBits = combo.radixBits;
+    const KeyInfo& key = kKeys[combo.key];
+    const ValueInfo& value = kValues[(combo.key + radixBits) % 4];
+    SorterHolder s(nullptr, key.type, value.type, VKSORT_ALGORITHM_PORTABLE, radixBits);
+    VksortAlgorithm algorithm;
+    uint32_t bits = 0;
+    REQUIRE(vksortGetAlgorithm(s.sorter, &algorithm, &bits) == VKSORT_SUCCESS);
+    CHECK(algorithm == VKSORT_ALGORITHM_PORTABLE);
+    CHECK(bits == radixBits);
+    const uint32_t t = s.tile();
+    const std::string what = "portable " + std::to_string(radixBits) + "-bit";
+    // Odd widths leave the last digit narrower than the others.
+    const BitRange ranges[] = {{0, 0, "all bits"}, {3, 14, "bits [3,14)"}};
+    int variant = 0;
+    for (bool descending : {false, true})
+      for (const BitRange& range : ranges) {
+        const SortCase c = makeCase(key, value, descending, range, what);
+        for (uint32_t n : {1u, t + 1, 2 * t + 7}) {
+          checkTypedSort(s, c, makeKeys(n, key, Dist(variant++ % 3), rng));
+          ++sorts;
+        }
+      }
+  }
+  MESSAGE("portable narrow-digit sorts checked: " << sorts);
+}
+
+TEST_CASE("portable: small tiles and many scan blocks") {
+  auto rng = caseRng(24);
+  // Tiles of a few keys (128 is the smallest that 8-bit digits allow): many
+  // tiles and many scan blocks for few keys.
+  const uint32_t wg = std::max(64u, deviceSubgroupSize());
+  for (uint32_t kpt : {2u, 3u}) {
+    VksortTuning tuning{};
+    tuning.workgroupSize = wg;
+    tuning.keysPerThread = kpt;
+    const uint32_t radixBits = kpt == 2 ? 8 : 2;
+    SorterHolder s(&tuning, VKSORT_KEY_U32, VKSORT_VALUE_32, VKSORT_ALGORITHM_PORTABLE, radixBits);
+    const std::string what = "portable, " + std::to_string(wg) + " x " + std::to_string(kpt) + " tiles, " +
+                             std::to_string(radixBits) + "-bit";
+    for (uint32_t n : {wg - 1, wg + 1, 70001u})
+      checkTypedSort(s, makeCase(kKeys[0], kValues[1], false, {0, 0, "all bits"}, what),
+                     makeKeys(n, kKeys[0], Dist::Uniform, rng));
+  }
+  // More scan blocks than one workgroup scans at once (2048; 2149 with tiles
+  // of 128 keys): the scan of the block sums carries from chunk to chunk.
+  VksortTuning tuning{};
+  tuning.workgroupSize = wg;
+  tuning.keysPerThread = 2;
+  SorterHolder s(&tuning, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_PORTABLE, 8);
+  const uint32_t n = 2148 * 2048 / 256 * (2 * wg) + 1;  // 2148 full blocks and one more entry
+  checkTypedSort(s, makeCase(kKeys[0], kValues[0], false, {0, 16, "bits [0,16)"}, "portable, 2149 scan blocks"),
+                 makeKeys(n, kKeys[0], Dist::Uniform, rng));
+}
+
+TEST_CASE("both algorithms: 64-bit keys and values staged a word at a time") {
+  // Tiles too large for both words of every 64-bit item in shared memory:
+  // the kernels stage the low words, then the high words (tile_sort.glsl,
+  // ONE_WORD_STAGING; the default shape on NVIDIA, never on lavapipe by
+  // default).
+  auto rng = caseRng(26);
+  const uint32_t sg = deviceSubgroupSize();
+  const uint32_t maxShared = gCtx->properties.limits.maxComputeSharedMemorySize;
+  const uint32_t wg = std::min(16 * sg, 512u);
+  // Room for the tile at one word per key beside the kernels' other shared
+  // arrays (about 1,100 words: onesweepSharedBytes in vksort.cpp).
+  const uint32_t kpt = std::min(40u, (maxShared / 4 - 1100 - wg / sg) / wg);
+  REQUIRE(2 * wg * kpt * 4 > maxShared);
+  struct Type {
+    int key, value;
+    bool descending;
+    uint32_t endBit;  // 0: all bits; 24: three passes, so a step repeated every pass does not cancel out
+  };
+  const Type types[] = {{3, 0, false, 0}, {4, 1, true, 0},   {0, 2, false, 0},
+                        {5, 2, true, 0},  {0, 2, false, 24}, {4, 3, false, 0}};
+  for (VksortAlgorithm algorithm : {VKSORT_ALGORITHM_ONESWEEP, VKSORT_ALGORITHM_PORTABLE}) {
+    for (const Type& t : types) {
+      VksortTuning tuning{};
+      tuning.workgroupSize = wg;
+      tuning.keysPerThread = kpt;
+      SorterHolder s(&tuning, kKeys[t.key].type, kValues[t.value].type, algorithm);
+      const std::string what = std::string(algorithm == VKSORT_ALGORITHM_ONESWEEP ? "Onesweep" : "portable") + ", " +
+                               std::to_string(wg) + " x " + std::to_string(kpt) + " tiles";
+      for (uint32_t n : {s.tile() - 1, s.tile() + 1, 3 * s.tile() + 7})
+        checkTypedSort(s,
+                       makeCase(kKeys[t.key], kValues[t.value], t.descending,
+                                {0, t.endBit, t.endBit ? "bits [0,24)" : "all bits"}, what),
+                       makeKeys(n, kKeys[t.key], Dist::Uniform, rng));
+    }
+  }
+}
