@@ -79,6 +79,8 @@ const FeatureSlot kSlots[] = {
                 shaderBufferInt64Atomics, kShaderBufferInt64Atomics),
     VKSORT_SLOT(VkPhysicalDeviceVulkan12Features, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                 vulkanMemoryModel, kVulkanMemoryModel),
+    VKSORT_SLOT(VkPhysicalDeviceVulkan12Features, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                vulkanMemoryModelDeviceScope, kVulkanMemoryModelDeviceScope),
     VKSORT_SLOT(VkPhysicalDeviceVulkan13Features, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
                 subgroupSizeControl, kSubgroupSizeControl),
     VKSORT_SLOT(VkPhysicalDeviceVulkan13Features, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
@@ -91,6 +93,9 @@ const FeatureSlot kSlots[] = {
                 kShaderBufferInt64Atomics),
     VKSORT_SLOT(VkPhysicalDeviceVulkanMemoryModelFeatures,
                 VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES, vulkanMemoryModel, kVulkanMemoryModel),
+    VKSORT_SLOT(VkPhysicalDeviceVulkanMemoryModelFeatures,
+                VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_MEMORY_MODEL_FEATURES, vulkanMemoryModelDeviceScope,
+                kVulkanMemoryModelDeviceScope),
     VKSORT_SLOT(VkPhysicalDeviceSubgroupSizeControlFeatures,
                 VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES, subgroupSizeControl,
                 kSubgroupSizeControl),
@@ -107,17 +112,23 @@ const char* const kFeatureNames[kFeatureCount] = {
     "shaderInt64 (VkPhysicalDeviceFeatures)",
     "shaderBufferInt64Atomics (Vulkan 1.2)",
     "vulkanMemoryModel (Vulkan 1.2)",
+    "vulkanMemoryModelDeviceScope (Vulkan 1.2)",
 };
 
 // The features each algorithm needs. The portable kernels and the bitonic
 // kernel reach buffers through two-word addresses and use no 64-bit
 // integers, atomics or memory model (shaders/common.glsl); Onesweep's status
-// ring is 64-bit atomics.
+// ring is 64-bit atomics under the Vulkan memory model. Onesweep's kernels
+// use no device scope, but a device with vulkanMemoryModel and without
+// vulkanMemoryModelDeviceScope may run no shader with device scope at all,
+// and GLSL's atomics default to it: so Onesweep asks for both, and engines'
+// own shaders keep working.
 FeatureSet requiredFeatures(VksortAlgorithm algorithm) {
   FeatureSet s{};
   s.has[kBufferDeviceAddress] = s.has[kSubgroupSizeControl] = s.has[kComputeFullSubgroups] = true;
   if (algorithm == VKSORT_ALGORITHM_ONESWEEP)
-    s.has[kShaderInt64] = s.has[kShaderBufferInt64Atomics] = s.has[kVulkanMemoryModel] = true;
+    s.has[kShaderInt64] = s.has[kShaderBufferInt64Atomics] = s.has[kVulkanMemoryModel] =
+        s.has[kVulkanMemoryModelDeviceScope] = true;
   return s;
 }
 
@@ -290,12 +301,14 @@ void fillRequirements(const DeviceInfo& info, VksortAlgorithm algorithm, VksortD
   req->shaderInt64 = need.has[kShaderInt64];
   req->shaderBufferInt64Atomics = need.has[kShaderBufferInt64Atomics];
   req->vulkanMemoryModel = need.has[kVulkanMemoryModel];
+  req->vulkanMemoryModelDeviceScope = need.has[kVulkanMemoryModelDeviceScope];
 }
 
 VksortResult enableRequiredFeatures(const VksortDeviceRequirements& req, VkPhysicalDeviceFeatures2* features2) {
-  const bool need[kFeatureCount] = {req.bufferDeviceAddress != 0,      req.subgroupSizeControl != 0,
-                                    req.computeFullSubgroups != 0,     req.shaderInt64 != 0,
-                                    req.shaderBufferInt64Atomics != 0, req.vulkanMemoryModel != 0};
+  const bool need[kFeatureCount] = {req.bufferDeviceAddress != 0,         req.subgroupSizeControl != 0,
+                                    req.computeFullSubgroups != 0,        req.shaderInt64 != 0,
+                                    req.shaderBufferInt64Atomics != 0,    req.vulkanMemoryModel != 0,
+                                    req.vulkanMemoryModelDeviceScope != 0};
   // Find a struct for every feature first: on failure nothing is changed.
   bool carried[kFeatureCount] = {};
   for (auto* p = reinterpret_cast<VkBaseOutStructure*>(features2); p; p = p->pNext)

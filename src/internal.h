@@ -71,6 +71,7 @@ enum Feature {
   kShaderInt64,
   kShaderBufferInt64Atomics,
   kVulkanMemoryModel,
+  kVulkanMemoryModelDeviceScope,
   kFeatureCount
 };
 

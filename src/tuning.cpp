@@ -88,8 +88,7 @@ VksortResult chooseBitonic(const Config& c, const char* field, uint32_t cap, uin
   const bool valid = (cap & (cap - 1)) == 0 && cap >= 2 * sg;
   for (uint32_t i = 0; valid && i < classes; ++i) {
     const uint32_t capacity = cap >> i;
-    if (i > 0 && (capacity < 2 * sg || bitonicWorkgroup(capacity, c.maxWorkgroupSize) % c.workgroupGranule != 0))
-      break;
+    if (i > 0 && (capacity < 2 * sg || bitonicWorkgroup(capacity, c.maxWorkgroupSize) % c.workgroupGranule != 0)) break;
     k->workgroupSize[i] = bitonicWorkgroup(capacity, c.maxWorkgroupSize);
     k->keysPerThread[i] = capacity / k->workgroupSize[i];
   }

@@ -102,7 +102,12 @@
 //   16 KiB of compute shared memory                      yes        yes
 //   shaderInt64                                           -         yes
 //   shaderBufferInt64Atomics                              -         yes
-//   vulkanMemoryModel                                     -         yes
+//   vulkanMemoryModel, vulkanMemoryModelDeviceScope       -         yes
+//
+// Onesweep's kernels use no device scope, but a device created with
+// vulkanMemoryModel and without vulkanMemoryModelDeviceScope may run no
+// shader that uses device scope, and GLSL's atomics default to it; so
+// Onesweep asks for both, and your own shaders keep working.
 //
 // A device without subgroupSizeControl and computeFullSubgroups is refused:
 // every kernel sizes its shared memory and lane masks by the subgroup size
@@ -264,9 +269,10 @@ typedef struct VksortDeviceRequirements {
   VkBool32 bufferDeviceAddress;
   VkBool32 subgroupSizeControl;
   VkBool32 computeFullSubgroups;
-  VkBool32 shaderInt64;               // Onesweep only
-  VkBool32 shaderBufferInt64Atomics;  // Onesweep only
-  VkBool32 vulkanMemoryModel;         // Onesweep only
+  VkBool32 shaderInt64;                   // Onesweep only
+  VkBool32 shaderBufferInt64Atomics;      // Onesweep only
+  VkBool32 vulkanMemoryModel;             // Onesweep only
+  VkBool32 vulkanMemoryModelDeviceScope;  // Onesweep only: see the table at the top
 } VksortDeviceRequirements;
 
 // Checks whether a physical device can run vksort's `algorithm` (AUTO: the
