@@ -9,6 +9,7 @@
 
 VkContext* gCtx = nullptr;
 uint64_t gSeed = 0;
+bool gFloorDevice = false;
 
 void fatal(const std::string& what) {
   std::fprintf(stderr, "FATAL: %s\n", what.c_str());
@@ -40,11 +41,13 @@ VksortCreateInfo baseCreateInfo() {
   ci.device = gCtx->device;
   ci.pfnGetInstanceProcAddr = vkGetInstanceProcAddr;
   ci.pDeviceCreateInfo = &gCtx->deviceCreateInfo;
+  ci.apiVersion = gCtx->apiVersion;
   return ci;
 }
 
 SorterHolder::SorterHolder(const VksortTuning* tuning, VksortKeyType key, VksortValueType value,
-                           VksortAlgorithm algorithm, uint32_t portableRadixBits, bool debugLabels) {
+                           VksortAlgorithm algorithm, uint32_t portableRadixBits, bool debugLabels,
+                           const VksortTestingHooks* hooks) {
   VksortCreateInfo ci = baseCreateInfo();
   ci.pTuning = tuning;
   ci.keyType = key;
@@ -52,7 +55,7 @@ SorterHolder::SorterHolder(const VksortTuning* tuning, VksortKeyType key, Vksort
   ci.algorithm = algorithm;
   ci.portableRadixBits = portableRadixBits;
   ci.debugLabels = debugLabels ? VK_TRUE : VK_FALSE;
-  VksortResult r = vksortCreateSorter(&ci, &sorter);
+  VksortResult r = vksortTestingCreateSorter(&ci, hooks, &sorter);
   if (r != VKSORT_SUCCESS) fatal(std::string("vksortCreateSorter: ") + vksortGetLastError());
 }
 
@@ -63,14 +66,14 @@ uint32_t deviceSubgroupSize() {
   return sub.subgroupSize;
 }
 
-VksortTuning faultTuning(const uint32_t* f) {
-  VksortTuning tuning{};
-  tuning.ringSlots = f[0];
-  tuning.lookback = f[1];
-  tuning.tailGroup = f[2];
-  tuning.spinBudget = f[3];
-  tuning.faultPublishDelay = f[4];
-  return tuning;
+FaultShape faultTuning(const uint32_t* f) {
+  FaultShape shape{};
+  shape.tuning.ringSlots = f[0];
+  shape.tuning.lookback = f[1];
+  shape.tuning.tailGroup = f[2];
+  shape.hooks.spinBudget = f[3];
+  shape.hooks.faultPublishDelay = f[4];
+  return shape;
 }
 
 std::string faultLabel(const std::string& what, const uint32_t* f) {
@@ -86,10 +89,10 @@ uint32_t SorterHolder::tile() const {
   return t.workgroupSize * t.keysPerThread;
 }
 
-uint32_t SorterHolder::smallSortKeys() const {
+uint32_t SorterHolder::oneWorkgroupKeys() const {
   VksortTuning t;
   vksortGetTuning(sorter, &t);
-  return t.smallWorkgroupSize * t.smallKeysPerThread;
+  return t.oneWorkgroupSize * t.oneWorkgroupKeysPerThread;
 }
 
 GuardedRange::GuardedRange(VkDeviceSize rangeSize, VkBufferUsageFlags usage) : size(rangeSize) {
@@ -120,6 +123,12 @@ int main(int argc, char** argv) {
   options.validation = true;
   options.syncValidation = true;
   if (const char* dev = std::getenv("VKSORT_DEVICE")) options.deviceIndex = std::atoi(dev);
+  if (const char* kind = std::getenv("VKSORT_TEST_DEVICE")) {
+    if (std::strcmp(kind, "floor") != 0) fatal(std::string("VKSORT_TEST_DEVICE=") + kind + ": only 'floor' is known");
+    gFloorDevice = true;
+    options.apiVersion = VK_API_VERSION_1_2;
+    options.algorithm = VKSORT_ALGORITHM_PORTABLE;
+  }
   auto ctx = std::make_unique<VkContext>();
   std::string error;
   if (!ctx->init(options, &error)) fatal(error);

@@ -3,12 +3,13 @@
 #pragma once
 
 #include <doctest/doctest.h>
-#include <vksort/vksort.h>
+#include <vksort/vksort_advanced.h>
 
 #include <cstdint>
 #include <random>
 #include <string>
 
+#include "testing.h"  // vksort's testing interface (src/)
 #include "vk_context.h"
 
 constexpr uint64_t kTimeoutNs = 120ull * 1000 * 1000 * 1000;
@@ -16,13 +17,21 @@ constexpr VkDeviceSize kGuard = 256;  // canary bytes before and after every ran
 constexpr uint8_t kCanary = 0xA5;
 
 // The doctest test suites that tests/CMakeLists.txt runs again (a case has at
-// most one): kSuiteFaults with LP_NUM_THREADS=1, 3 and 8 and at subgroup size
-// 4, kSuiteSubgroup4 at subgroup size 4 (LP_NATIVE_VECTOR_WIDTH=128).
+// most one): kSuiteFaults with LP_NUM_THREADS=1, 3 and 8 and at subgroup sizes
+// 4 and 16, kSuiteSubgroupSizes at subgroup sizes 4 and 16
+// (LP_NATIVE_VECTOR_WIDTH=128 and 512).
 constexpr const char* kSuiteFaults = "faults";
-constexpr const char* kSuiteSubgroup4 = "subgroup size 4";
+constexpr const char* kSuiteSubgroupSizes = "subgroup sizes";
+// Cases that need the floor device (gFloorDevice), run only by their own
+// ctest entries.
+constexpr const char* kSuiteFloor = "floor";
 
 extern VkContext* gCtx;
 extern uint64_t gSeed;
+// VKSORT_TEST_DEVICE=floor: the device is created as a Vulkan 1.2 device with
+// only the portable algorithm's features (no shaderInt64, no 64-bit atomics,
+// no memory model, no Vulkan 1.3 structs).
+extern bool gFloorDevice;
 
 [[noreturn]] void fatal(const std::string& what);
 void requireNoValidationMessages();
@@ -38,22 +47,27 @@ void barrierToHost(VkCommandBuffer cmd);
 // The device's (default) subgroup size.
 uint32_t deviceSubgroupSize();
 
-// A tuning with the fault-injection fields of a test table row, in this order:
-// ringSlots, lookback, tailGroup, spinBudget, faultPublishDelay (0 = default),
-// and a label naming them after `what`.
-VksortTuning faultTuning(const uint32_t* f);
+// A tuning and testing hooks with the fault-injection fields of a test table
+// row, in this order: ringSlots, lookback, tailGroup, spinBudget,
+// faultPublishDelay (0 = default), and a label naming them after `what`.
+struct FaultShape {
+  VksortTuning tuning;
+  VksortTestingHooks hooks;
+};
+FaultShape faultTuning(const uint32_t* f);
 std::string faultLabel(const std::string& what, const uint32_t* f);
 
 struct SorterHolder {
   VksortSorter sorter = nullptr;
   explicit SorterHolder(const VksortTuning* tuning = nullptr, VksortKeyType key = VKSORT_KEY_U32,
                         VksortValueType value = VKSORT_VALUE_NONE, VksortAlgorithm algorithm = VKSORT_ALGORITHM_AUTO,
-                        uint32_t portableRadixBits = 0, bool debugLabels = false);
+                        uint32_t portableRadixBits = 0, bool debugLabels = false,
+                        const VksortTestingHooks* hooks = nullptr);
   ~SorterHolder() { vksortDestroySorter(sorter); }
   SorterHolder(const SorterHolder&) = delete;
   SorterHolder& operator=(const SorterHolder&) = delete;
   uint32_t tile() const;
-  uint32_t smallSortKeys() const;  // the small shape's keys: the first one-workgroup kernel's most
+  uint32_t oneWorkgroupKeys() const;  // the one-workgroup shape's keys: the first one-workgroup kernel's most
 };
 
 // One host-visible buffer holding [guard | range | guard], so canaries can be

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness.h"
+#include "typed_check.h"
 
 namespace {
 
@@ -174,6 +174,14 @@ TEST_CASE("creation fails clearly without the required features, and with bad tu
   MESSAGE(msg);
   CHECK(msg.find("bufferDeviceAddress") != std::string::npos);
   CHECK(msg.find("computeFullSubgroups") != std::string::npos);
+  // Onesweep forced on the same device: its own features are named too.
+  ci.algorithm = VKSORT_ALGORITHM_ONESWEEP;
+  CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_FEATURE_NOT_ENABLED);
+  const std::string onesweepMsg = vksortGetLastError();
+  for (const char* feature : {"shaderInt64", "shaderBufferInt64Atomics", "vulkanMemoryModel", "bufferDeviceAddress"})
+    CHECK_MESSAGE(onesweepMsg.find(feature) != std::string::npos, onesweepMsg);
+  CHECK(sorter == nullptr);
+  ci.algorithm = VKSORT_ALGORITHM_AUTO;
 
   ci.pDeviceCreateInfo = nullptr;
   CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_INVALID_ARGUMENT);
@@ -189,8 +197,9 @@ TEST_CASE("creation fails clearly without the required features, and with bad tu
   CHECK(sorter == nullptr);
   // lookbackLanes: a power of two up to 8 and the subgroup size.
   // bitonicMaxCount and bitonicKeysMaxCount (this sorter has no values):
-  // 1 (off) or a power of two from twice the subgroup size whose keys fit
-  // in shared memory. smallMaxCount: the small shape's count or twice that.
+  // VKSORT_TUNING_OFF or a power of two from twice the subgroup size whose
+  // keys fit in shared memory. oneWorkgroupMaxCount: the one-workgroup
+  // shape's count or twice that.
   const struct {
     uint32_t VksortTuning::*field;
     const char* name;
@@ -205,8 +214,8 @@ TEST_CASE("creation fails clearly without the required features, and with bad tu
       {&VksortTuning::bitonicKeysMaxCount, "bitonicKeysMaxCount", 3u},
       {&VksortTuning::bitonicKeysMaxCount, "bitonicKeysMaxCount", deviceSubgroupSize()},
       {&VksortTuning::bitonicKeysMaxCount, "bitonicKeysMaxCount", 1u << 20},
-      {&VksortTuning::smallMaxCount, "smallMaxCount", 3u},
-      {&VksortTuning::smallMaxCount, "smallMaxCount", 1u << 30},
+      {&VksortTuning::oneWorkgroupMaxCount, "oneWorkgroupMaxCount", 3u},
+      {&VksortTuning::oneWorkgroupMaxCount, "oneWorkgroupMaxCount", 1u << 30},
   };
   for (const auto& bf : badFields) {
     VksortTuning badField{};
@@ -216,7 +225,80 @@ TEST_CASE("creation fails clearly without the required features, and with bad tu
     CHECK(std::string(vksortGetLastError()).find(bf.name) != std::string::npos);
     CHECK(sorter == nullptr);
   }
-  CHECK(vksortCheckDeviceSupport(gCtx->instance, gCtx->physicalDevice, vkGetInstanceProcAddr) == VKSORT_SUCCESS);
+  requireNoValidationMessages();
+}
+
+TEST_CASE("device requirements by algorithm: vksortCheckDeviceSupport and vksortEnableRequiredFeatures") {
+  VksortDeviceRequirements portable{}, onesweep{}, automatic{};
+  REQUIRE(vksortCheckDeviceSupport(gCtx->instance, gCtx->physicalDevice, vkGetInstanceProcAddr, gCtx->apiVersion,
+                                   VKSORT_ALGORITHM_PORTABLE, &portable) == VKSORT_SUCCESS);
+  CHECK(portable.algorithm == VKSORT_ALGORITHM_PORTABLE);
+  CHECK(portable.apiVersion == VK_API_VERSION_1_2);
+  CHECK((portable.bufferDeviceAddress && portable.subgroupSizeControl && portable.computeFullSubgroups) == VK_TRUE);
+  CHECK((portable.shaderInt64 || portable.shaderBufferInt64Atomics || portable.vulkanMemoryModel ||
+         portable.vulkanMemoryModelDeviceScope) == VK_FALSE);
+  // Below Vulkan 1.3 the subgroup size control comes from its extension.
+  CHECK(portable.extensionCount == (gCtx->apiVersion >= VK_API_VERSION_1_3 ? 0u : 1u));
+  // lavapipe has every feature: Onesweep can be asked for, and AUTO takes it
+  // there (its threads give workgroups forward progress).
+  REQUIRE(vksortCheckDeviceSupport(gCtx->instance, gCtx->physicalDevice, vkGetInstanceProcAddr, gCtx->apiVersion,
+                                   VKSORT_ALGORITHM_ONESWEEP, &onesweep) == VKSORT_SUCCESS);
+  CHECK((onesweep.shaderInt64 && onesweep.shaderBufferInt64Atomics && onesweep.vulkanMemoryModel &&
+         onesweep.vulkanMemoryModelDeviceScope) == VK_TRUE);
+  REQUIRE(vksortCheckDeviceSupport(gCtx->instance, gCtx->physicalDevice, vkGetInstanceProcAddr, gCtx->apiVersion,
+                                   VKSORT_ALGORITHM_AUTO, nullptr) == VKSORT_SUCCESS);
+  REQUIRE(vksortCheckDeviceSupport(gCtx->instance, gCtx->physicalDevice, vkGetInstanceProcAddr, gCtx->apiVersion,
+                                   VKSORT_ALGORITHM_AUTO, &automatic) == VKSORT_SUCCESS);
+  CHECK(automatic.algorithm == VKSORT_ALGORITHM_ONESWEEP);
+  // Bad arguments.
+  VksortAlgorithm seven;
+  const int32_t bad = 7;
+  std::memcpy(&seven, &bad, sizeof bad);
+  CHECK(vksortCheckDeviceSupport(gCtx->instance, gCtx->physicalDevice, vkGetInstanceProcAddr, gCtx->apiVersion, seven,
+                                 nullptr) == VKSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(vksortCheckDeviceSupport(gCtx->instance, VK_NULL_HANDLE, vkGetInstanceProcAddr, gCtx->apiVersion,
+                                 VKSORT_ALGORITHM_AUTO, nullptr) == VKSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(vksortCheckDeviceSupport(gCtx->instance, gCtx->physicalDevice, nullptr, gCtx->apiVersion, VKSORT_ALGORITHM_AUTO,
+                                 nullptr) == VKSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(vksortEnableRequiredFeatures(nullptr, nullptr) == VKSORT_ERROR_INVALID_ARGUMENT);
+  // The test device was created with exactly what vksortEnableRequiredFeatures set.
+  CHECK(gCtx->requirements.algorithm == (gFloorDevice ? VKSORT_ALGORITHM_PORTABLE : VKSORT_ALGORITHM_ONESWEEP));
+  requireNoValidationMessages();
+}
+
+TEST_CASE("floor: a Vulkan 1.2 device with only the portable features refuses Onesweep, and AUTO is portable" *
+          doctest::test_suite(kSuiteFloor)) {
+  REQUIRE_MESSAGE(gFloorDevice, "needs VKSORT_TEST_DEVICE=floor");
+  CHECK(gCtx->apiVersion == VK_API_VERSION_1_2);
+  CHECK(gCtx->requirements.extensionCount == 1);
+  CHECK(std::string(gCtx->requirements.extensionNames[0]) == "VK_EXT_subgroup_size_control");
+  CHECK((gCtx->requirements.shaderInt64 || gCtx->requirements.shaderBufferInt64Atomics ||
+         gCtx->requirements.vulkanMemoryModel) == VK_FALSE);
+  VksortCreateInfo ci = baseCreateInfo();
+  ci.algorithm = VKSORT_ALGORITHM_ONESWEEP;
+  VksortSorter sorter = nullptr;
+  CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_FEATURE_NOT_ENABLED);
+  CHECK(sorter == nullptr);
+  const std::string msg = vksortGetLastError();
+  MESSAGE(msg);
+  for (const char* feature : {"shaderInt64", "shaderBufferInt64Atomics", "vulkanMemoryModel"})
+    CHECK_MESSAGE(msg.find(feature) != std::string::npos, feature);
+  CHECK(msg.find("bufferDeviceAddress") == std::string::npos);  // that one is enabled
+  SorterHolder automatic;
+  VksortAlgorithm algorithm;
+  REQUIRE(vksortGetAlgorithm(automatic.sorter, &algorithm, nullptr) == VKSORT_SUCCESS);
+  CHECK(algorithm == VKSORT_ALGORITHM_PORTABLE);
+  // AUTO's sorts on the floor device, with the bitonic paths on too.
+  VksortTuning bitonic{};
+  bitonic.bitonicMaxCount = 256;
+  bitonic.bitonicKeysMaxCount = 256;
+  auto rng = caseRng(33);
+  for (VksortValueType value : {VKSORT_VALUE_NONE, VKSORT_VALUE_64}) {
+    SorterHolder s(&bitonic, VKSORT_KEY_F64, value);
+    for (uint32_t n : {200u, 5000u})
+      checkTypedSort(s, makeCase(kKeys[5], kValues[value], true, kAllBits, "floor, AUTO"),
+                     makeKeys(n, kKeys[5], Dist::Special, rng));
+  }
   requireNoValidationMessages();
 }
 

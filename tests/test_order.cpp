@@ -15,8 +15,10 @@ namespace {
 // for one algorithm, at the tile's edges (with Onesweep also the
 // one-workgroup path's: 16, 24 and 12-bit ranges take 2 or 3 passes there),
 // one large sort per order over every bit (the portable algorithm's: many
-// tiles and several scan blocks) and an empty one.
-void everyTypeOrderAndRange(VksortAlgorithm algorithm, uint32_t keyBits, uint64_t salt) {
+// tiles and several scan blocks) and an empty one. radixBits: the portable
+// algorithm's digit width (0: 8); hooks hold the shapes to smaller limits.
+void everyTypeOrderAndRange(VksortAlgorithm algorithm, uint32_t keyBits, uint64_t salt, uint32_t radixBits = 0,
+                            const VksortTestingHooks* hooks = nullptr) {
   const bool onesweep = algorithm == VKSORT_ALGORITHM_ONESWEEP;
   const uint32_t bigCount = onesweep ? (1u << 20) + 3 : 300007u;
   auto rng = caseRng(salt);
@@ -28,8 +30,8 @@ void everyTypeOrderAndRange(VksortAlgorithm algorithm, uint32_t keyBits, uint64_
                                     key.bits == 32 ? BitRange{8, 20, "bits [8,20)"} : BitRange{20, 44, "bits [20,44)"}};
     if (onesweep) ranges.insert(ranges.begin() + 1, BitRange{0, 16, "bits [0,16)"});
     for (const ValueInfo& value : kValues) {
-      SorterHolder s(nullptr, key.type, value.type, algorithm);
-      const uint32_t t = s.tile(), small = s.smallSortKeys();
+      SorterHolder s(nullptr, key.type, value.type, algorithm, radixBits, false, hooks);
+      const uint32_t t = s.tile(), small = s.oneWorkgroupKeys();
       std::vector<uint32_t> sizes = {1u, t - 1, t + 1, 65537u};
       if (onesweep) sizes.insert(sizes.begin() + 1, {small / 2 + 1, small - 1, small + 1});
       int variant = 0;
@@ -83,7 +85,39 @@ TEST_CASE("portable: every key type x value type x order x bit range, at edge si
   everyTypeOrderAndRange(VKSORT_ALGORITHM_PORTABLE, 0, 21);
 }
 
-TEST_CASE("floats follow IEEE-754 totalOrder in both directions" * doctest::test_suite(kSuiteSubgroup4)) {
+// The smallest limits Vulkan allows: shapes chosen for 16 KiB of shared
+// memory and 128 invocations per workgroup.
+TEST_CASE("portable: every type within 16 KiB of shared memory and 128 invocations, 8-bit digits") {
+  const VksortTestingHooks smallest{0, 0, 16 * 1024, 128};
+  everyTypeOrderAndRange(VKSORT_ALGORITHM_PORTABLE, 0, 25, 8, &smallest);
+}
+
+TEST_CASE("portable: every type within 16 KiB of shared memory and 128 invocations, 4-bit digits") {
+  const VksortTestingHooks smallest{0, 0, 16 * 1024, 128};
+  everyTypeOrderAndRange(VKSORT_ALGORITHM_PORTABLE, 0, 26, 4, &smallest);
+}
+
+// The portable floor: ctest runs these on a Vulkan 1.2 device created with
+// only the portable algorithm's features (VKSORT_TEST_DEVICE=floor), where
+// the validation layer rejects any kernel that needs more.
+TEST_CASE("floor: portable, every type x order x bit range, 8-bit digits" * doctest::test_suite(kSuiteFloor)) {
+  REQUIRE_MESSAGE(gFloorDevice, "needs VKSORT_TEST_DEVICE=floor");
+  everyTypeOrderAndRange(VKSORT_ALGORITHM_PORTABLE, 0, 27, 8);
+}
+
+TEST_CASE("floor: portable, every type x order x bit range, 4-bit digits, 32-bit keys" *
+          doctest::test_suite(kSuiteFloor)) {
+  REQUIRE_MESSAGE(gFloorDevice, "needs VKSORT_TEST_DEVICE=floor");
+  everyTypeOrderAndRange(VKSORT_ALGORITHM_PORTABLE, 32, 28, 4);
+}
+
+TEST_CASE("floor: portable, every type x order x bit range, 4-bit digits, 64-bit keys" *
+          doctest::test_suite(kSuiteFloor)) {
+  REQUIRE_MESSAGE(gFloorDevice, "needs VKSORT_TEST_DEVICE=floor");
+  everyTypeOrderAndRange(VKSORT_ALGORITHM_PORTABLE, 64, 29, 4);
+}
+
+TEST_CASE("floats follow IEEE-754 totalOrder in both directions" * doctest::test_suite(kSuiteSubgroupSizes)) {
   // -NaN < -inf < -max < -1 < -denormal < -0 < +0 < +denormal < 1 < max < +inf < +NaN,
   // written out here rather than taken from the CPU reference's order rule.
   const float f32[] = {-std::numeric_limits<float>::infinity(),
@@ -145,13 +179,13 @@ TEST_CASE("sorts every distribution") {
   }
 }
 
-TEST_CASE("indirect count: below, at and above maxCount (clamped)" * doctest::test_suite(kSuiteSubgroup4)) {
+TEST_CASE("indirect count: below, at and above maxCount (clamped)" * doctest::test_suite(kSuiteSubgroupSizes)) {
   auto rng = caseRng(13);
   for (const ValueInfo* value : {&kValues[0], &kValues[3]}) {
     SorterHolder s(nullptr, VKSORT_KEY_U32, value->type, VKSORT_ALGORITHM_ONESWEEP);
     indirectCounts(s, *value, "Onesweep indirect", rng);
     // maxCount within the one-workgroup path.
-    const uint32_t small = s.smallSortKeys();
+    const uint32_t small = s.oneWorkgroupKeys();
     const std::vector<uint64_t> few = makeKeys(small, kKeys[0], Dist::Few, rng);
     const SortCase c = makeCase(kKeys[0], *value, false, kAllBits, "Onesweep indirect, one workgroup");
     for (int64_t count : {int64_t(0), int64_t(1), int64_t(small / 2 + 1), int64_t(small), int64_t(small + 3)})
@@ -159,7 +193,8 @@ TEST_CASE("indirect count: below, at and above maxCount (clamped)" * doctest::te
   }
 }
 
-TEST_CASE("portable: indirect count below, at and above maxCount (clamped)" * doctest::test_suite(kSuiteSubgroup4)) {
+TEST_CASE("portable: indirect count below, at and above maxCount (clamped)" *
+          doctest::test_suite(kSuiteSubgroupSizes)) {
   auto rng = caseRng(23);
   const struct {
     uint32_t radixBits;

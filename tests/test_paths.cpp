@@ -9,7 +9,7 @@
 #include "typed_check.h"
 
 TEST_CASE("sorts every edge size: 0, 1, 2, tile +- 1, 2^k +- 1, primes, 1M, 4M" *
-          doctest::test_suite(kSuiteSubgroup4)) {
+          doctest::test_suite(kSuiteSubgroupSizes)) {
   SorterHolder s;
   const uint32_t t = s.tile();
   std::vector<uint32_t> sizes = {0,     1,         2,    3,      t - 1,   t,        t + 1,   2 * t - 1,
@@ -18,14 +18,15 @@ TEST_CASE("sorts every edge size: 0, 1, 2, tile +- 1, 2^k +- 1, primes, 1M, 4M" 
     sizes.push_back((1u << k) - 1);
     sizes.push_back((1u << k) + 1);
   }
-  const uint32_t small = s.smallSortKeys();  // the first one-workgroup kernel up to here
+  const uint32_t small = s.oneWorkgroupKeys();  // the first one-workgroup kernel up to here
   for (uint32_t n : {small - 1, small, small + 1}) sizes.push_back(n);
   // Where the other paths end, where they are on (on lavapipe by default
   // only the one-workgroup path, which ends at `small`).
   VksortTuning tuning;
   REQUIRE(vksortGetTuning(s.sorter, &tuning) == VKSORT_SUCCESS);
-  for (uint32_t end : {tuning.smallMaxCount, tuning.mediumMaxCount, tuning.bitonicMaxCount, tuning.bitonicKeysMaxCount})
-    if (end > 1)
+  for (uint32_t end :
+       {tuning.oneWorkgroupMaxCount, tuning.midsizeMaxCount, tuning.bitonicMaxCount, tuning.bitonicKeysMaxCount})
+    if (end != VKSORT_TUNING_OFF)
       for (uint32_t n : {end - 1, end, end + 1}) sizes.push_back(n);
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
@@ -35,7 +36,7 @@ TEST_CASE("sorts every edge size: 0, 1, 2, tile +- 1, 2^k +- 1, primes, 1M, 4M" 
 }
 
 TEST_CASE("the bitonic path: every key type x value type x order x bit range, both algorithms" *
-          doctest::test_suite(kSuiteSubgroup4)) {
+          doctest::test_suite(kSuiteSubgroupSizes)) {
   // One workgroup, a bitonic network over (key, index) pairs (on by default
   // on NVIDIA only). Bit ranges of 2, 3 and 4 or 8 passes leave the result in
   // keys (written over the input) or in alt; counts from 1 to the capacity,
@@ -51,10 +52,10 @@ TEST_CASE("the bitonic path: every key type x value type x order x bit range, bo
                                  {0, 16, "bits [0,16)"},
                                  key.bits == 32 ? BitRange{8, 32, "bits [8,32)"} : BitRange{20, 44, "bits [20,44)"}};
       for (const ValueInfo& value : kValues)
-        for (uint32_t keysMax : {1u, 256u}) {
+        for (uint32_t keysMax : {VKSORT_TUNING_OFF, 256u}) {
           // The portable algorithm's passes are 8-bit too: the same result buffers.
           if (algorithm == VKSORT_ALGORITHM_PORTABLE && (&value != &kValues[1] || key.bits != 32)) continue;
-          if (keysMax != 1 && value.type != VKSORT_VALUE_NONE) continue;
+          if (keysMax != VKSORT_TUNING_OFF && value.type != VKSORT_VALUE_NONE) continue;
           VksortTuning tuning{};
           tuning.bitonicMaxCount = 256;
           tuning.bitonicKeysMaxCount = keysMax;
@@ -63,7 +64,7 @@ TEST_CASE("the bitonic path: every key type x value type x order x bit range, bo
           for (bool descending : {false, true})
             for (const BitRange& range : ranges) {
               SortCase c{&key, &value, descending, range.begin, range.end, ""};
-              c.label = std::string(keysMax == 1 ? "bitonic, " : "bitonic without index up to 256, ") +
+              c.label = std::string(keysMax == VKSORT_TUNING_OFF ? "bitonic, " : "bitonic without index up to 256, ") +
                         (algorithm == VKSORT_ALGORITHM_PORTABLE ? "portable, " : "") + key.name + ", " + value.name +
                         (descending ? ", descending, " : ", ascending, ") + range.name;
               for (uint32_t n : {1u, 2u, 3u, 17u, 63u, 64u, 65u, 100u, 128u, 129u, 255u, 256u, 257u})
@@ -79,7 +80,7 @@ TEST_CASE("the bitonic path: every key type x value type x order x bit range, bo
     SorterHolder s(&tuning, VKSORT_KEY_U32, VKSORT_VALUE_32);
     VksortTuning got;
     REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
-    CHECK(got.bitonicKeysMaxCount == 1);
+    CHECK(got.bitonicKeysMaxCount == VKSORT_TUNING_OFF);
   }
   // An indirect count within the bitonic path, clamped to maxCount: argsort
   // (the network with the index) and keys only (without it).
@@ -105,18 +106,18 @@ TEST_CASE("the one-workgroup path through the buffers, when keys and values do n
   VkPhysicalDeviceProperties props;
   vkGetPhysicalDeviceProperties(gCtx->physicalDevice, &props);
   VksortTuning tuning{};
-  tuning.smallWorkgroupSize = 128;
-  tuning.smallKeysPerThread = props.limits.maxComputeSharedMemorySize / (128 * 16) + 1;  // 16 bytes per key
+  tuning.oneWorkgroupSize = 128;
+  tuning.oneWorkgroupKeysPerThread = props.limits.maxComputeSharedMemorySize / (128 * 16) + 1;  // 16 bytes per key
   for (const ValueInfo* value : {&kValues[2], &kValues[3], &kValues[0]}) {
     SorterHolder s(&tuning, VKSORT_KEY_I64, value->type, VKSORT_ALGORITHM_ONESWEEP);
-    const uint32_t small = s.smallSortKeys();
-    REQUIRE(small == 128 * tuning.smallKeysPerThread);
+    const uint32_t small = s.oneWorkgroupKeys();
+    REQUIRE(small == 128 * tuning.oneWorkgroupKeysPerThread);
     const BitRange ranges[] = {{0, 0, "all bits"}, {20, 44, "bits [20,44)"}, {0, 16, "bits [0,16)"}};
     int variant = 0;
     for (const BitRange& range : ranges)
       for (bool descending : {false, true}) {
         SortCase c{&kKeys[4], value, descending, range.begin, range.end, ""};
-        c.label = std::string("one workgroup, 128 x ") + std::to_string(tuning.smallKeysPerThread) + ", i64, " +
+        c.label = std::string("one workgroup, 128 x ") + std::to_string(tuning.oneWorkgroupKeysPerThread) + ", i64, " +
                   value->name + (descending ? ", descending, " : ", ascending, ") + range.name;
         for (uint32_t n : {2u, small / 2 + 1, small})
           checkTypedSort(s, c, makeKeys(n, kKeys[4], Dist(variant++ % 3), rng));
@@ -131,12 +132,12 @@ TEST_CASE("the one-workgroup path with more than 32 keys per invocation, partly 
   // wrongly and wrote outside its buffers (session 5; README driver notes).
   auto rng = caseRng(17);
   VksortTuning tuning{};
-  tuning.smallWorkgroupSize = 64;
-  tuning.smallKeysPerThread = 33;
+  tuning.oneWorkgroupSize = 64;
+  tuning.oneWorkgroupKeysPerThread = 33;
   for (const KeyInfo* key : {&kKeys[0], &kKeys[4]})
     for (const ValueInfo* value : {&kValues[0], &kValues[1]}) {
       SorterHolder s(&tuning, key->type, value->type, VKSORT_ALGORITHM_ONESWEEP);
-      const uint32_t small = s.smallSortKeys();
+      const uint32_t small = s.oneWorkgroupKeys();
       REQUIRE(small == 64 * 33);
       SortCase c{key, value, false, 0, 0, std::string("64 x 33, ") + key->name + ", " + value->name};
       for (uint32_t n : {2u, 100u, small / 2 + 1, small - 1, small})
@@ -144,23 +145,23 @@ TEST_CASE("the one-workgroup path with more than 32 keys per invocation, partly 
     }
 }
 
-TEST_CASE("the wide one-workgroup kernel: every key type x value type, up to smallMaxCount") {
-  // Counts above the small shape's (64 x 4) and up to smallMaxCount (twice
+TEST_CASE("the wide one-workgroup kernel: every key type x value type, up to oneWorkgroupMaxCount") {
+  // Counts above the small shape's (64 x 4) and up to oneWorkgroupMaxCount (twice
   // that) go to a one-workgroup kernel of 128 invocations (on by default on
   // NVIDIA only, for 32-bit keys without values); one more goes to the
   // mid-size path.
   auto rng = caseRng(19);
   VksortTuning tuning{};
-  tuning.smallWorkgroupSize = 64;
-  tuning.smallKeysPerThread = 4;
-  tuning.smallMaxCount = 512;
-  tuning.mediumMaxCount = 1u << 14;
+  tuning.oneWorkgroupSize = 64;
+  tuning.oneWorkgroupKeysPerThread = 4;
+  tuning.oneWorkgroupMaxCount = 512;
+  tuning.midsizeMaxCount = 1u << 14;
   for (const KeyInfo& key : kKeys)
     for (const ValueInfo& value : kValues) {
       SorterHolder s(&tuning, key.type, value.type, VKSORT_ALGORITHM_ONESWEEP);
       VksortTuning got;
       REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
-      REQUIRE(got.smallMaxCount == 512);
+      REQUIRE(got.oneWorkgroupMaxCount == 512);
       int variant = 0;
       for (bool descending : {false, true}) {
         SortCase c{&key, &value, descending, 0, descending ? 24u : 0u, ""};
@@ -173,29 +174,29 @@ TEST_CASE("the wide one-workgroup kernel: every key type x value type, up to sma
   // The default without a small shape of one's own: doubled on NVIDIA only
   // where it fits; a given small shape keeps one kernel.
   VksortTuning shape{};
-  shape.smallWorkgroupSize = 64;
+  shape.oneWorkgroupSize = 64;
   SorterHolder s(&shape, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_ONESWEEP);
   VksortTuning got;
   REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
-  CHECK(got.smallMaxCount == got.smallWorkgroupSize * got.smallKeysPerThread);
+  CHECK(got.oneWorkgroupMaxCount == got.oneWorkgroupSize * got.oneWorkgroupKeysPerThread);
 }
 
-TEST_CASE("the mid-size path: Onesweep in the small path's tiles, up to mediumMaxCount") {
+TEST_CASE("the mid-size path: Onesweep in the small path's tiles, up to midsizeMaxCount") {
   // On by default on NVIDIA only, so turned on here: counts above the
-  // one-workgroup path and up to mediumMaxCount go through Onesweep in tiles
+  // one-workgroup path and up to midsizeMaxCount go through Onesweep in tiles
   // of the small shape, one more is the regular tile. Also with a tiny ring,
   // no patience and delayed status, as in the faults case.
-  // (mediumMaxCount, ring, lookback, tailGroup, spinBudget, faultPublishDelay); 0 = default
+  // (midsizeMaxCount, ring, lookback, tailGroup, spinBudget, faultPublishDelay); 0 = default
   const uint32_t shapes[][6] = {{1u << 17, 0, 0, 0, 0, 0}, {1u << 17, 5, 2, 2, 1, 40}, {1u << 17, 0, 0, 0, 2, 1000}};
   auto rng = caseRng(9);
   for (auto& sh : shapes) {
-    VksortTuning tuning = faultTuning(sh + 1);
-    tuning.mediumMaxCount = sh[0];
-    SorterHolder s(&tuning, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_ONESWEEP);
+    FaultShape f = faultTuning(sh + 1);
+    f.tuning.midsizeMaxCount = sh[0];
+    SorterHolder s(&f.tuning, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_ONESWEEP, 0, false, &f.hooks);
     VksortTuning got;
     REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
-    REQUIRE(got.mediumMaxCount == sh[0]);
-    const uint32_t small = s.smallSortKeys(), m = sh[0];
+    REQUIRE(got.midsizeMaxCount == sh[0]);
+    const uint32_t small = s.oneWorkgroupKeys(), m = sh[0];
     const std::string label = faultLabel("mid-size, ", sh + 1);
     const SortCase c = makeCase(kKeys[0], kValues[0], false, kAllBits, label);
     for (uint32_t n : {small + 1, 2 * small - 1, 2 * small + 1, 7 * small + 3, 7919u, 104729u, m, m + 1})
@@ -204,24 +205,24 @@ TEST_CASE("the mid-size path: Onesweep in the small path's tiles, up to mediumMa
   }
   // Up to the small path's count, the mid-size path is off (and reported so).
   VksortTuning off{};
-  off.mediumMaxCount = 1;
+  off.midsizeMaxCount = 1;
   SorterHolder s(&off, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_ONESWEEP);
   VksortTuning got;
   REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
-  CHECK(got.mediumMaxCount == 0);
+  CHECK(got.midsizeMaxCount == VKSORT_TUNING_OFF);
   checkTypedSort(s, makeCase(kKeys[0], kValues[0], false, kAllBits, "mid-size path off"),
-                 makeKeys(3 * s.smallSortKeys() + 1, kKeys[0], Dist::Uniform, rng));
+                 makeKeys(3 * s.oneWorkgroupKeys() + 1, kKeys[0], Dist::Uniform, rng));
 }
 
 TEST_CASE("the mid-size path sorts every key type x value type") {
   // Onesweep in the small path's tiles (on by default on NVIDIA only).
   auto rng = caseRng(14);
   VksortTuning tuning{};
-  tuning.mediumMaxCount = 1u << 16;
+  tuning.midsizeMaxCount = 1u << 16;
   for (const KeyInfo& key : kKeys)
     for (const ValueInfo& value : kValues) {
       SorterHolder s(&tuning, key.type, value.type, VKSORT_ALGORITHM_ONESWEEP);
-      const uint32_t small = s.smallSortKeys();
+      const uint32_t small = s.oneWorkgroupKeys();
       int variant = 0;
       for (bool descending : {false, true}) {
         SortCase c{&key, &value, descending, 0, 0, ""};

@@ -33,8 +33,8 @@ TEST_CASE("faults: delayed status, tiny rings and no patience still sort correct
                                 {8, 3, 4, 4, 400}, {0, 0, 0, 0, 1000}, {0, 0, 0, 2, 1000}};
   auto rng = caseRng(8);
   for (auto& sh : shapes) {
-    const VksortTuning tuning = faultTuning(sh);
-    SorterHolder s(&tuning, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_ONESWEEP);
+    const FaultShape f = faultTuning(sh);
+    SorterHolder s(&f.tuning, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_ONESWEEP, 0, false, &f.hooks);
     const uint32_t t = s.tile();
     sortU32(s, faultLabel("", sh), {t * 9 + 1, 100003u}, t * 6, rng);
   }
@@ -58,7 +58,7 @@ TEST_CASE("the status ring wraps around many times") {
   }
 }
 
-TEST_CASE("the look-back walked by several lanes per digit" * doctest::test_suite(kSuiteSubgroup4)) {
+TEST_CASE("the look-back walked by several lanes per digit" * doctest::test_suite(kSuiteSubgroupSizes)) {
   // By default only workgroups of 512 invocations or more walk a digit's
   // look-back with several lanes, which lavapipe's workgroups are not; so
   // here the lanes are forced, with several digits per cluster, and with
@@ -73,9 +73,9 @@ TEST_CASE("the look-back walked by several lanes per digit" * doctest::test_suit
       MESSAGE("lookbackLanes " << sh[0] << " skipped: the subgroup has " << deviceSubgroupSize() << " invocations");
       continue;
     }
-    VksortTuning tuning = faultTuning(sh + 1);
-    tuning.lookbackLanes = sh[0];
-    SorterHolder s(&tuning, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_ONESWEEP);
+    FaultShape f = faultTuning(sh + 1);
+    f.tuning.lookbackLanes = sh[0];
+    SorterHolder s(&f.tuning, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_ONESWEEP, 0, false, &f.hooks);
     VksortTuning got;
     REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
     REQUIRE(got.lookbackLanes == sh[0]);

@@ -1,0 +1,414 @@
+// The plan of a sort, without a GPU: which path, how many passes, which tile
+// shape and which result buffer each count, key type, value type and bit
+// range gets (vksort_advanced.h, VksortPath), on devices described by their
+// properties alone. Also the creation checks that need no device: absurd
+// tunings and out-of-range enums are refused, never crash or hang.
+//
+// This links the library's internals (src/internal.h): planSort and
+// chooseConfig make no Vulkan calls.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <string>
+
+#include "internal.h"
+
+namespace {
+
+// A device as vksort reads it. NVIDIA: 32-wide subgroups, 48 KiB of shared
+// memory, 1024 invocations. lavapipe: 8-wide subgroups, 32 KiB. Adreno-like:
+// an unknown driver (no forward progress) with 64-wide subgroups, 32 KiB.
+enum class Device { Nvidia, Lavapipe, Adreno };
+
+vksort::DeviceInfo deviceInfo(Device d) {
+  vksort::DeviceInfo info;
+  VkPhysicalDeviceLimits& lim = info.props.properties.limits;
+  lim.maxComputeWorkGroupInvocations = 1024;
+  lim.maxComputeWorkGroupCount[0] = 65535;
+  lim.maxComputeSharedMemorySize = d == Device::Nvidia ? 48 * 1024 : 32 * 1024;
+  const uint32_t sg = d == Device::Nvidia ? 32 : d == Device::Lavapipe ? 8 : 64;
+  info.props11.subgroupSize = sg;
+  info.props12.driverID = d == Device::Nvidia     ? VK_DRIVER_ID_NVIDIA_PROPRIETARY
+                          : d == Device::Lavapipe ? VK_DRIVER_ID_MESA_LLVMPIPE
+                                                  : VK_DRIVER_ID_QUALCOMM_PROPRIETARY;
+  info.props13.minSubgroupSize = sg;
+  info.props13.maxSubgroupSize = d == Device::Adreno ? 128 : sg;
+  info.props13.maxComputeWorkgroupSubgroups = 1024 / sg;
+  info.props13.requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.props11.subgroupSupportedStages = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.props11.subgroupSupportedOperations = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+                                             VK_SUBGROUP_FEATURE_SHUFFLE_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
+  info.apiVersion = VK_API_VERSION_1_3;
+  for (bool& has : info.supported.has) has = true;
+  return info;
+}
+
+struct Sorter {
+  vksort::Config config{};
+  VksortResult created = VKSORT_ERROR_INVALID_ARGUMENT;
+  Sorter(Device d, VksortKeyType key, VksortValueType value, const VksortTuning* tuning = nullptr,
+         VksortAlgorithm algorithm = VKSORT_ALGORITHM_AUTO, uint32_t radixBits = 0) {
+    VksortCreateInfo ci{};
+    ci.keyType = key;
+    ci.valueType = value;
+    ci.pTuning = tuning;
+    ci.algorithm = algorithm;
+    ci.portableRadixBits = radixBits;
+    const vksort::DeviceInfo info = deviceInfo(d);
+    created =
+        vksort::chooseConfig(info, ci, vksort::chooseAlgorithm(info, algorithm, info.supported), nullptr, &config);
+  }
+};
+
+struct Expect {
+  VksortPath path;
+  uint32_t passes;
+  uint32_t workgroupSize, keysPerThread, tiles;
+};
+
+VksortSortPlan plan(const Sorter& s, uint32_t count, uint32_t beginBit = 0, uint32_t endBit = 0,
+                    bool descending = false) {
+  VksortSortInfo info{};
+  info.count = count;
+  info.beginBit = beginBit;
+  info.endBit = endBit;
+  info.descending = descending;
+  vksort::Plan p;
+  REQUIRE_MESSAGE(vksort::planSort(s.config, info, &p) == VKSORT_SUCCESS, vksort::lastError());
+  return p.summary;
+}
+
+void check(const Sorter& s, uint32_t count, const Expect& e, uint32_t beginBit = 0, uint32_t endBit = 0) {
+  REQUIRE(s.created == VKSORT_SUCCESS);
+  for (const bool descending : {false, true}) {
+    const VksortSortPlan p = plan(s, count, beginBit, endBit, descending);
+    INFO("count " << count << ", bits [" << beginBit << ", " << endBit << "), descending " << descending << ": "
+                  << std::string(vksortPathName(p.path)));
+    CHECK(std::string(vksortPathName(p.path)) == vksortPathName(e.path));
+    CHECK(p.passes == e.passes);
+    CHECK(p.workgroupSize == e.workgroupSize);
+    CHECK(p.keysPerThread == e.keysPerThread);
+    CHECK(p.tileKeys == e.workgroupSize * e.keysPerThread);
+    CHECK(p.tiles == e.tiles);
+    CHECK(p.resultBuffer == (e.passes % 2 ? VKSORT_RESULT_IN_ALT : VKSORT_RESULT_IN_KEYS));
+  }
+}
+
+uint32_t ceilDiv(uint32_t a, uint32_t b) { return uint32_t((uint64_t(a) + b - 1) / b); }
+
+}  // namespace
+
+TEST_SUITE("plan") {
+  TEST_CASE("plan: NVIDIA, u32 keys only, every path at its boundaries") {
+    const Sorter s(Device::Nvidia, VKSORT_KEY_U32, VKSORT_VALUE_NONE);
+    check(s, 0, {VKSORT_PATH_NONE, 4, 0, 0, 0});
+    check(s, 1, {VKSORT_PATH_BITONIC_KEYS, 4, 512, 2, 1});
+    check(s, 1024, {VKSORT_PATH_BITONIC_KEYS, 4, 512, 2, 1});
+    check(s, 1025, {VKSORT_PATH_BITONIC_KEYS, 4, 512, 4, 1});
+    check(s, 2049, {VKSORT_PATH_BITONIC_KEYS, 4, 512, 8, 1});
+    check(s, 4096, {VKSORT_PATH_BITONIC_KEYS, 4, 512, 8, 1});
+    check(s, 4097, {VKSORT_PATH_WIDE_ONE_WORKGROUP, 4, 1024, 8, 1});
+    check(s, 8192, {VKSORT_PATH_WIDE_ONE_WORKGROUP, 4, 1024, 8, 1});
+    check(s, 8193, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 3});
+    check(s, 1u << 19, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 128});
+    check(s, (1u << 19) + 1, {VKSORT_PATH_ONESWEEP, 4, 1024, 10, ceilDiv((1u << 19) + 1, 10240)});
+    check(s, VKSORT_MAX_COUNT, {VKSORT_PATH_ONESWEEP, 4, 1024, 10, ceilDiv(VKSORT_MAX_COUNT, 10240)});
+  }
+
+  TEST_CASE("plan: a bit range takes the bitonic network with the index, and sets the passes") {
+    const Sorter s(Device::Nvidia, VKSORT_KEY_U32, VKSORT_VALUE_NONE);
+    check(s, 1000, {VKSORT_PATH_BITONIC, 4, 512, 2, 1}, 0, 30);        // 30-bit Morton codes
+    check(s, 2048, {VKSORT_PATH_BITONIC, 3, 512, 4, 1}, 8, 32);        // 24 bits: 3 passes, ends in alt
+    check(s, 2049, {VKSORT_PATH_ONE_WORKGROUP, 2, 512, 8, 1}, 0, 16);  // 16-bit depth
+    check(s, 1000, {VKSORT_PATH_BITONIC, 1, 512, 2, 1}, 31, 32);
+    check(s, 1u << 20, {VKSORT_PATH_ONESWEEP, 3, 1024, 10, ceilDiv(1u << 20, 10240)}, 0, 24);
+    check(s, 1000, {VKSORT_PATH_BITONIC_KEYS, 4, 512, 2, 1}, 0, 32);  // every bit, named
+  }
+
+  TEST_CASE("plan: NVIDIA, values and 64-bit keys") {
+    // 32-bit values: no keys-only network; keys and values of the wide kernel
+    // do not fit in 48 KiB, so the one-workgroup path stops at 512 x 8.
+    const Sorter pairs(Device::Nvidia, VKSORT_KEY_U32, VKSORT_VALUE_32);
+    check(pairs, 100, {VKSORT_PATH_BITONIC, 4, 512, 2, 1});
+    check(pairs, 2048, {VKSORT_PATH_BITONIC, 4, 512, 4, 1});
+    check(pairs, 2049, {VKSORT_PATH_ONE_WORKGROUP, 4, 512, 8, 1});
+    check(pairs, 4097, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 2});
+    check(pairs, 1u << 24, {VKSORT_PATH_ONESWEEP, 4, 1024, 10, ceilDiv(1u << 24, 10240)});
+    const Sorter argsort(Device::Nvidia, VKSORT_KEY_F32, VKSORT_VALUE_INDEX);
+    check(argsort, 4000, {VKSORT_PATH_ONE_WORKGROUP, 4, 512, 8, 1});
+    // 64-bit keys: 8 passes, 1024 x 8 tiles.
+    const Sorter u64(Device::Nvidia, VKSORT_KEY_U64, VKSORT_VALUE_NONE);
+    check(u64, 4096, {VKSORT_PATH_BITONIC_KEYS, 8, 512, 8, 1});
+    check(u64, 1u << 24, {VKSORT_PATH_ONESWEEP, 8, 1024, 8, ceilDiv(1u << 24, 8192)});
+    check(u64, 1u << 24, {VKSORT_PATH_ONESWEEP, 5, 1024, 8, ceilDiv(1u << 24, 8192)}, 24, 64);
+    const Sorter u64pairs(Device::Nvidia, VKSORT_KEY_I64, VKSORT_VALUE_64);
+    check(u64pairs, 2048, {VKSORT_PATH_BITONIC, 8, 512, 4, 1});
+    check(u64pairs, 1u << 22, {VKSORT_PATH_ONESWEEP, 8, 1024, 8, ceilDiv(1u << 22, 8192)});
+  }
+
+  TEST_CASE("plan: lavapipe defaults: no bitonic or mid-size path") {
+    const Sorter s(Device::Lavapipe, VKSORT_KEY_U32, VKSORT_VALUE_NONE);
+    // The one-workgroup kernel shrinks until its per-subgroup histograms fit.
+    check(s, 1, {VKSORT_PATH_ONE_WORKGROUP, 4, 128, 4, 1});
+    check(s, 512, {VKSORT_PATH_ONE_WORKGROUP, 4, 128, 4, 1});
+    check(s, 513, {VKSORT_PATH_ONESWEEP, 4, 128, 20, 1});
+    check(s, 2561, {VKSORT_PATH_ONESWEEP, 4, 128, 20, 2});
+    check(s, 1u << 20, {VKSORT_PATH_ONESWEEP, 4, 128, 20, ceilDiv(1u << 20, 2560)});
+    CHECK(s.config.t.bitonicMaxCount == VKSORT_TUNING_OFF);
+    CHECK(s.config.t.bitonicKeysMaxCount == VKSORT_TUNING_OFF);
+    CHECK(s.config.t.midsizeMaxCount == VKSORT_TUNING_OFF);
+  }
+
+  TEST_CASE("plan: a driver without forward progress gets the portable algorithm") {
+    const Sorter s(Device::Adreno, VKSORT_KEY_U32, VKSORT_VALUE_NONE);
+    REQUIRE(s.config.algorithm == VKSORT_ALGORITHM_PORTABLE);
+    // 64-wide subgroups: 512 invocations, 14 keys each in 32 KiB; no
+    // one-workgroup radix path.
+    check(s, 1, {VKSORT_PATH_PORTABLE, 4, 512, 14, 1});
+    check(s, 7168, {VKSORT_PATH_PORTABLE, 4, 512, 14, 1});
+    check(s, 7169, {VKSORT_PATH_PORTABLE, 4, 512, 14, 2});
+    check(s, 7169, {VKSORT_PATH_PORTABLE, 3, 512, 14, 2}, 0, 24);
+    const Sorter r4(Device::Adreno, VKSORT_KEY_U32, VKSORT_VALUE_NONE, nullptr, VKSORT_ALGORITHM_AUTO, 4);
+    // 16 digits: smaller histograms, 15 keys each.
+    check(r4, 5000, {VKSORT_PATH_PORTABLE, 8, 512, 15, 1});
+    check(r4, 5000, {VKSORT_PATH_PORTABLE, 6, 512, 15, 1}, 0, 24);
+    check(r4, 5000, {VKSORT_PATH_PORTABLE, 3, 512, 15, 1}, 0, 9);
+    const Sorter r1(Device::Adreno, VKSORT_KEY_F64, VKSORT_VALUE_NONE, nullptr, VKSORT_ALGORITHM_AUTO, 1);
+    check(r1, 5000, {VKSORT_PATH_PORTABLE, 64, 512, 7, 2});  // 64-bit keys: 7 each
+    // Forced Onesweep on the same device plans Onesweep, whose look-back
+    // needs more shared memory: 13 keys each.
+    const Sorter forced(Device::Adreno, VKSORT_KEY_U32, VKSORT_VALUE_NONE, nullptr, VKSORT_ALGORITHM_ONESWEEP);
+    check(forced, 1u << 20, {VKSORT_PATH_ONESWEEP, 4, 512, 13, ceilDiv(1u << 20, 6656)});
+  }
+
+  TEST_CASE("plan: the portable algorithm keeps the bitonic paths and drops the Onesweep ones") {
+    const Sorter s(Device::Nvidia, VKSORT_KEY_U32, VKSORT_VALUE_32, nullptr, VKSORT_ALGORITHM_PORTABLE);
+    CHECK(s.config.t.midsizeMaxCount == VKSORT_TUNING_OFF);
+    check(s, 2048, {VKSORT_PATH_BITONIC, 4, 512, 4, 1});
+    check(s, 2049, {VKSORT_PATH_PORTABLE, 4, 1024, 10, 1});
+    check(s, 1u << 19, {VKSORT_PATH_PORTABLE, 4, 1024, 10, ceilDiv(1u << 19, 10240)});
+  }
+
+  TEST_CASE("plan: tuning turns paths off and moves their boundaries") {
+    VksortTuning t{};
+    t.midsizeMaxCount = VKSORT_TUNING_OFF;
+    t.bitonicKeysMaxCount = VKSORT_TUNING_OFF;
+    t.bitonicMaxCount = 256;
+    const Sorter s(Device::Nvidia, VKSORT_KEY_U32, VKSORT_VALUE_NONE, &t);
+    check(s, 128, {VKSORT_PATH_BITONIC, 4, 64, 2, 1});
+    check(s, 256, {VKSORT_PATH_BITONIC, 4, 128, 2, 1});
+    check(s, 257, {VKSORT_PATH_ONE_WORKGROUP, 4, 512, 8, 1});
+    check(s, 8193, {VKSORT_PATH_ONESWEEP, 4, 1024, 10, 1});
+    // A midsizeMaxCount up to the one-workgroup paths' count turns it off too.
+    VksortTuning low{};
+    low.midsizeMaxCount = 100;
+    const Sorter off(Device::Nvidia, VKSORT_KEY_U32, VKSORT_VALUE_NONE, &low);
+    CHECK(off.config.t.midsizeMaxCount == VKSORT_TUNING_OFF);
+    // A one-workgroup shape of the caller's drops the wide kernel.
+    VksortTuning one{};
+    one.oneWorkgroupSize = 256;
+    one.oneWorkgroupKeysPerThread = 4;
+    const Sorter narrow(Device::Nvidia, VKSORT_KEY_U32, VKSORT_VALUE_32, &one);
+    check(narrow, 2049, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 256, 4, 3});
+  }
+
+  TEST_CASE("plan: bad counts and bit ranges are refused") {
+    const Sorter s(Device::Nvidia, VKSORT_KEY_U32, VKSORT_VALUE_NONE);
+    vksort::Plan p;
+    VksortSortInfo info{};
+    info.count = VKSORT_MAX_COUNT + 1;
+    CHECK(vksort::planSort(s.config, info, &p) == VKSORT_ERROR_COUNT_TOO_LARGE);
+    info.count = 10;
+    info.beginBit = 8;
+    info.endBit = 8;
+    CHECK(vksort::planSort(s.config, info, &p) == VKSORT_ERROR_INVALID_ARGUMENT);
+    info.endBit = 33;
+    CHECK(vksort::planSort(s.config, info, &p) == VKSORT_ERROR_INVALID_ARGUMENT);
+    CHECK(std::string(vksort::lastError()).find("bit range") != std::string::npos);
+  }
+
+  TEST_CASE("plan: absurd tunings and enums are refused at creation, without overflow") {
+    struct Bad {
+      VksortTuning t;
+      VksortAlgorithm algorithm;
+      const char* what;
+    };
+    auto tuning = [](uint32_t wg, uint32_t kpt) {
+      VksortTuning t{};
+      t.workgroupSize = wg;
+      t.keysPerThread = kpt;
+      return t;
+    };
+    VksortTuning oneKpt{};
+    oneKpt.oneWorkgroupKeysPerThread = 0xFFFFFFFFu;
+    VksortTuning ring{};
+    ring.ringSlots = 0xFFFFFFFFu;
+    ring.lookback = 0xFFFFFFFFu;
+    VksortTuning bitonic{};
+    bitonic.bitonicMaxCount = 1u << 31;
+    const Bad bad[] = {
+        {tuning(8, 1u << 29), VKSORT_ALGORITHM_PORTABLE, "8 x 2^29, portable"},
+        {tuning(8, 1u << 29), VKSORT_ALGORITHM_ONESWEEP, "8 x 2^29, onesweep"},
+        {tuning(0, 0xFFFFFFFFu), VKSORT_ALGORITHM_AUTO, "keysPerThread 2^32 - 1"},
+        {tuning(0xFFFFFFE0u, 1), VKSORT_ALGORITHM_AUTO, "workgroupSize 2^32 - 32"},
+        {oneKpt, VKSORT_ALGORITHM_AUTO, "oneWorkgroupKeysPerThread 2^32 - 1"},
+        {ring, VKSORT_ALGORITHM_AUTO, "ring and lookback 2^32 - 1"},
+        {bitonic, VKSORT_ALGORITHM_AUTO, "bitonicMaxCount 2^31"},
+    };
+    for (const Bad& b : bad) {
+      INFO(b.what);
+      for (Device d : {Device::Nvidia, Device::Lavapipe, Device::Adreno}) {
+        const Sorter s(d, VKSORT_KEY_U64, VKSORT_VALUE_64, &b.t, b.algorithm);
+        CHECK(s.created == VKSORT_ERROR_INVALID_ARGUMENT);
+        CHECK(std::string(vksort::lastError()).find("tuning") != std::string::npos);
+      }
+    }
+    // Enums out of range, read as the integers a C caller may store.
+    VksortCreateInfo ci{};
+    int32_t seven = 7;
+    vksort::Config c;
+    std::memcpy(&ci.keyType, &seven, sizeof seven);
+    CHECK(vksort::chooseConfig(deviceInfo(Device::Nvidia), ci, VKSORT_ALGORITHM_ONESWEEP, nullptr, &c) ==
+          VKSORT_ERROR_INVALID_ARGUMENT);
+    ci.keyType = VKSORT_KEY_U32;
+    std::memcpy(&ci.valueType, &seven, sizeof seven);
+    CHECK(vksort::chooseConfig(deviceInfo(Device::Nvidia), ci, VKSORT_ALGORITHM_ONESWEEP, nullptr, &c) ==
+          VKSORT_ERROR_INVALID_ARGUMENT);
+  }
+
+  TEST_CASE("plan: requirements by algorithm: AUTO takes Onesweep only where it can run") {
+    using vksort::Feature;
+    vksort::DeviceInfo nvidia = deviceInfo(Device::Nvidia);
+    vksort::FeatureSet all{};
+    for (bool& has : all.has) has = true;
+    CHECK(vksort::chooseAlgorithm(nvidia, VKSORT_ALGORITHM_AUTO, all) == VKSORT_ALGORITHM_ONESWEEP);
+    CHECK(vksort::checkSupport(nvidia, VKSORT_ALGORITHM_ONESWEEP) == VKSORT_SUCCESS);
+    // Each of Onesweep's own features, missing from the device or not
+    // enabled: AUTO takes the portable algorithm, which needs none of them;
+    // Onesweep forced is refused, naming the feature.
+    const char* const names[] = {nullptr,
+                                 nullptr,
+                                 nullptr,
+                                 "shaderInt64",
+                                 "shaderBufferInt64Atomics",
+                                 "vulkanMemoryModel",
+                                 "vulkanMemoryModelDeviceScope"};
+    for (Feature f : {vksort::kShaderInt64, vksort::kShaderBufferInt64Atomics, vksort::kVulkanMemoryModel,
+                      vksort::kVulkanMemoryModelDeviceScope}) {
+      vksort::FeatureSet enabled = all;
+      enabled.has[f] = false;
+      CHECK(vksort::chooseAlgorithm(nvidia, VKSORT_ALGORITHM_AUTO, enabled) == VKSORT_ALGORITHM_PORTABLE);
+      CHECK(vksort::checkEnabled(enabled, VKSORT_ALGORITHM_PORTABLE) == VKSORT_SUCCESS);
+      CHECK(vksort::checkEnabled(enabled, VKSORT_ALGORITHM_ONESWEEP) == VKSORT_ERROR_FEATURE_NOT_ENABLED);
+      vksort::DeviceInfo lacking = nvidia;
+      lacking.supported.has[f] = false;
+      CHECK(vksort::chooseAlgorithm(lacking, VKSORT_ALGORITHM_AUTO, lacking.supported) == VKSORT_ALGORITHM_PORTABLE);
+      CHECK(vksort::checkSupport(lacking, VKSORT_ALGORITHM_PORTABLE) == VKSORT_SUCCESS);
+      CHECK(vksort::checkSupport(lacking, VKSORT_ALGORITHM_ONESWEEP) == VKSORT_ERROR_DEVICE_NOT_SUPPORTED);
+      const std::string message = vksort::lastError();
+      CHECK(message.find(names[f]) != std::string::npos);
+    }
+    // What both algorithms need.
+    for (Feature f : {vksort::kBufferDeviceAddress, vksort::kSubgroupSizeControl, vksort::kComputeFullSubgroups}) {
+      vksort::DeviceInfo lacking = nvidia;
+      lacking.supported.has[f] = false;
+      CHECK(vksort::checkSupport(lacking, VKSORT_ALGORITHM_PORTABLE) == VKSORT_ERROR_DEVICE_NOT_SUPPORTED);
+    }
+    // Vulkan 1.2 with the subgroup size control extension is the floor.
+    vksort::DeviceInfo v12 = nvidia;
+    v12.apiVersion = VK_API_VERSION_1_2;
+    CHECK(vksort::checkSupport(v12, VKSORT_ALGORITHM_PORTABLE) == VKSORT_ERROR_DEVICE_NOT_SUPPORTED);
+    CHECK(std::string(vksort::lastError()).find("VK_EXT_subgroup_size_control") != std::string::npos);
+    v12.subgroupSizeControlExtension = true;
+    CHECK(vksort::checkSupport(v12, VKSORT_ALGORITHM_PORTABLE) == VKSORT_SUCCESS);
+    VksortDeviceRequirements req;
+    vksort::fillRequirements(v12, VKSORT_ALGORITHM_PORTABLE, &req);
+    CHECK(req.extensionCount == 1);
+    CHECK(std::string(req.extensionNames[0]) == "VK_EXT_subgroup_size_control");
+    CHECK((req.shaderInt64 || req.shaderBufferInt64Atomics || req.vulkanMemoryModel) == false);
+    CHECK((req.bufferDeviceAddress && req.subgroupSizeControl && req.computeFullSubgroups) == true);
+    vksort::DeviceInfo v11 = nvidia;
+    v11.apiVersion = VK_API_VERSION_1_1;
+    CHECK(vksort::checkSupport(v11, VKSORT_ALGORITHM_PORTABLE) == VKSORT_ERROR_DEVICE_NOT_SUPPORTED);
+    // An unknown driver gets the portable algorithm whatever it has.
+    CHECK(vksort::chooseAlgorithm(deviceInfo(Device::Adreno), VKSORT_ALGORITHM_AUTO, all) == VKSORT_ALGORITHM_PORTABLE);
+  }
+
+  TEST_CASE("plan: vksortEnableRequiredFeatures sets the bits in whichever structs the chain has") {
+    VksortDeviceRequirements req{};
+    req.bufferDeviceAddress = req.subgroupSizeControl = req.computeFullSubgroups = VK_TRUE;
+    // Vulkan 1.2 style: the per-extension struct for subgroup size control.
+    VkPhysicalDeviceSubgroupSizeControlFeatures sizeControl{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &sizeControl};
+    VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
+    REQUIRE(vksortEnableRequiredFeatures(&req, &f2) == VKSORT_SUCCESS);
+    CHECK(f12.bufferDeviceAddress == VK_TRUE);
+    CHECK(sizeControl.subgroupSizeControl == VK_TRUE);
+    CHECK(sizeControl.computeFullSubgroups == VK_TRUE);
+    CHECK(f2.features.shaderInt64 == VK_FALSE);
+    CHECK(f12.shaderBufferInt64Atomics == VK_FALSE);
+    // Onesweep's features too; a chain that cannot carry one changes nothing.
+    req.shaderInt64 = req.shaderBufferInt64Atomics = req.vulkanMemoryModel = req.vulkanMemoryModelDeviceScope = VK_TRUE;
+    VkPhysicalDeviceFeatures2 alone{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    CHECK(vksortEnableRequiredFeatures(&req, &alone) == VKSORT_ERROR_INVALID_ARGUMENT);
+    CHECK(alone.features.shaderInt64 == VK_FALSE);
+    CHECK(std::string(vksortGetLastError()).find("bufferDeviceAddress") != std::string::npos);
+    REQUIRE(vksortEnableRequiredFeatures(&req, &f2) == VKSORT_SUCCESS);
+    CHECK(f2.features.shaderInt64 == VK_TRUE);
+    CHECK(f12.shaderBufferInt64Atomics == VK_TRUE);
+    CHECK(f12.vulkanMemoryModel == VK_TRUE);
+    CHECK(f12.vulkanMemoryModelDeviceScope == VK_TRUE);
+  }
+}
+
+TEST_CASE("plan: defaults fit the smallest limits Vulkan allows, at every subgroup size") {
+  // 16 KiB of shared memory, 128 invocations per workgroup, subgroups of 4
+  // to 128: every key type, value type and digit width gets a shape.
+  for (uint32_t sg = 4; sg <= 128; sg *= 2)
+    for (uint32_t key = VKSORT_KEY_U32; key <= VKSORT_KEY_F64; ++key)
+      for (uint32_t value = VKSORT_VALUE_NONE; value <= VKSORT_VALUE_INDEX; ++value)
+        for (VksortAlgorithm algorithm : {VKSORT_ALGORITHM_PORTABLE, VKSORT_ALGORITHM_ONESWEEP})
+          for (uint32_t bits : {1u, 2u, 4u, 8u}) {
+            vksort::DeviceInfo info = deviceInfo(Device::Adreno);
+            info.props.properties.limits.maxComputeSharedMemorySize = 16 * 1024;
+            info.props.properties.limits.maxComputeWorkGroupInvocations = 128;
+            info.props11.subgroupSize = info.props13.minSubgroupSize = info.props13.maxSubgroupSize = sg;
+            info.props13.maxComputeWorkgroupSubgroups = 128 / sg;
+            VksortCreateInfo ci{};
+            ci.keyType = VksortKeyType(key);
+            ci.valueType = VksortValueType(value);
+            ci.portableRadixBits = bits;
+            vksort::Config c;
+            INFO("subgroup " << sg << ", key " << key << ", value " << value << ", algorithm " << int(algorithm) << ", "
+                             << bits << "-bit digits");
+            REQUIRE_MESSAGE(vksort::chooseConfig(info, ci, algorithm, nullptr, &c) == VKSORT_SUCCESS,
+                            vksort::lastError());
+            CHECK(c.t.workgroupSize <= 128);
+            CHECK(c.t.oneWorkgroupSize <= 128);
+            CHECK(c.histogramWorkgroupSize <= 128);
+            CHECK(c.scanWorkgroupSize <= 128);
+          }
+}
+
+TEST_CASE("plan: without a pinned subgroup size, workgroups are multiples of the largest subgroup") {
+  // A device that runs subgroups of 64 to 128 and cannot pin the size for
+  // compute: full subgroups need workgroups in multiples of 128.
+  vksort::DeviceInfo info = deviceInfo(Device::Adreno);
+  info.props13.requiredSubgroupSizeStages = 0;
+  VksortCreateInfo ci{};
+  vksort::Config c;
+  REQUIRE(vksort::chooseConfig(info, ci, VKSORT_ALGORITHM_PORTABLE, nullptr, &c) == VKSORT_SUCCESS);
+  CHECK(!c.pinSubgroupSize);
+  CHECK(c.workgroupGranule == 128);
+  CHECK(c.t.workgroupSize % 128 == 0);
+  VksortTuning t{};
+  t.workgroupSize = 64;
+  ci.pTuning = &t;
+  CHECK(vksort::chooseConfig(info, ci, VKSORT_ALGORITHM_PORTABLE, nullptr, &c) == VKSORT_ERROR_INVALID_ARGUMENT);
+  // Pinned, 64 is the granule.
+  info.props13.requiredSubgroupSizeStages = VK_SHADER_STAGE_COMPUTE_BIT;
+  CHECK(vksort::chooseConfig(info, ci, VKSORT_ALGORITHM_PORTABLE, nullptr, &c) == VKSORT_SUCCESS);
+  CHECK(c.t.workgroupSize == 64);
+}
