@@ -6,7 +6,8 @@
 // (key bits in [beginBit, endBit), index): no two elements are equal, so the
 // network, which is not stable by itself, gives the stable order. The
 // network carries only the masked sort bits and the index (for 32-bit keys
-// compare of two words); the output reads each key and value back by index.
+// one 64-bit compare, where the kernel is built with 64-bit integers); the
+// output reads each key and value back by index.
 // Slots past the count hold all-ones keys and indices >= count, so they
 // sort last.
 //
@@ -71,8 +72,15 @@ uvec2 wordMask(uint n) {
 // The masks of the sorted bit range, per key word (uniform).
 uvec2 rangeMask() { return wordMask(pc.endBit) & ~wordMask(pc.beginBit); }
 
-// (aHigh, aLow) > (bHigh, bLow) as unsigned 64-bit numbers, in 32-bit words.
-bool greater64(uint aHigh, uint aLow, uint bHigh, uint bLow) { return aHigh > bHigh || (aHigh == bHigh && aLow > bLow); }
+// (aHigh, aLow) > (bHigh, bLow) as unsigned 64-bit numbers: one 64-bit
+// compare where the kernel may use 64-bit integers, else in 32-bit words.
+bool greater64(uint aHigh, uint aLow, uint bHigh, uint bLow) {
+#ifdef VKSORT_ONESWEEP_FEATURES
+  return packUint2x32(uvec2(aLow, aHigh)) > packUint2x32(uvec2(bLow, bHigh));
+#else
+  return aHigh > bHigh || (aHigh == bHigh && aLow > bLow);
+#endif
+}
 
 // Whether element a goes after element b (sort bits already masked to the
 // bit range).
@@ -135,7 +143,7 @@ void main() {
   [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
     const uint i = t * KEYS_PER_THREAD + e;
     uvec2 k = uvec2(~0u);
-    if (i < count) k = toSortBits(loadKeyWords(pc.keysIn, i)) & mask;
+    if (i < count) k = toSortBits(loadKeyWords(address(pc.keysIn), i)) & mask;
     gLo[e] = k.x;
     gHi[e] = k.y;
     gIndex[e] = i;
@@ -239,24 +247,24 @@ void main() {
     if (NO_INDEX) {
       keys[e] = fromSortBits(uvec2(gLo[e], gHi[e]));
     } else if (t * KEYS_PER_THREAD + e < count) {
-      keys[e] = loadKeyWords(pc.keysIn, gIndex[e]);
+      keys[e] = loadKeyWords(address(pc.keysIn), gIndex[e]);
       if (VALUE_INDEX)
         values[e].x = gIndex[e];
       else if (VALUE_WORDS == 1)
-        values[e].x = U32Buf(pc.valuesIn).v[gIndex[e]];
+        values[e].x = U32Buf(address(pc.valuesIn)).v[gIndex[e]];
       else if (VALUE_WORDS == 2)
-        values[e] = U32x2Buf(pc.valuesIn).v[gIndex[e]];
+        values[e] = U32x2Buf(address(pc.valuesIn)).v[gIndex[e]];
     }
   }
   barrierAll();
   [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
     const uint i = t * KEYS_PER_THREAD + e;
     if (i < count) {
-      storeKeyWords(pc.keysOut, i, keys[e]);
+      storeKeyWords(address(pc.keysOut), i, keys[e]);
       if (VALUE_WORDS == 1)
-        U32Buf(pc.valuesOut).v[i] = values[e].x;
+        U32Buf(address(pc.valuesOut)).v[i] = values[e].x;
       else if (VALUE_WORDS == 2)
-        U32x2Buf(pc.valuesOut).v[i] = values[e];
+        U32x2Buf(address(pc.valuesOut)).v[i] = values[e];
     }
   }
 }

@@ -7,15 +7,18 @@
 // _SIGNED or _FLOAT) and RADIX_BITS (the digit width: VKSORT_RADIX_BITS for
 // Onesweep, 1, 2, 4 or 8 for the portable kernels) before including this file.
 //
-// Only Onesweep's kernels (VKSORT_ONESWEEP_KERNEL: histogram.comp and
-// onesweep.comp) use 64-bit integers, for the status ring's 64-bit atomics,
-// and the Vulkan memory model, for waits on other workgroups. Every other
-// kernel reaches buffers through two-word addresses and needs neither, so
-// that the portable algorithm runs on devices without shaderInt64,
-// shaderBufferInt64Atomics or vulkanMemoryModel.
+// VKSORT_ONESWEEP_FEATURES: the kernel may use what Onesweep needs of the
+// device: 64-bit integers and atomics (the status ring) and the Vulkan memory
+// model (waits on other workgroups). histogram.comp and onesweep.comp always
+// do, and bitonic.comp is also built with it for Onesweep's sorters.
+// Without it a kernel reaches buffers through two-word addresses and needs
+// none of them, so that the portable algorithm runs on devices without
+// shaderInt64, shaderBufferInt64Atomics or vulkanMemoryModel. (With it,
+// addresses are 64-bit integers: the NVIDIA compiler makes faster code of
+// those than of two-word addresses.)
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
-#ifdef VKSORT_ONESWEEP_KERNEL
+#ifdef VKSORT_ONESWEEP_FEATURES
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_atomic_int64 : require
 #pragma use_vulkan_memory_model
@@ -34,32 +37,42 @@ layout(push_constant, std430) uniform PushBlock { VksortPush pc; };
 
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32Buf { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer U32x2Buf { uvec2 v[]; };
-#ifdef VKSORT_ONESWEEP_KERNEL
+#ifdef VKSORT_ONESWEEP_FEATURES
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Buf { uint64_t v[]; };
 #endif
 
 const uint NUM_SUBGROUPS = WG_SIZE / SG_SIZE;
 const uint RADIX = 1u << RADIX_BITS;  // digits per pass
 
-// A two-word address plus a byte offset, given as two words or as one.
-uvec2 addressAdd(uvec2 address, uvec2 bytes) {
+// A device address (push.h's two words, x low) as the kernel uses it, and
+// that address plus a byte offset (given as two words, or one).
+#ifdef VKSORT_ONESWEEP_FEATURES
+#define Address uint64_t
+Address address(uvec2 words) { return packUint2x32(words); }
+Address addressAdd(Address a, uvec2 bytes) { return a + packUint2x32(bytes); }
+Address addressAdd(Address a, uint bytes) { return a + bytes; }
+#else
+#define Address uvec2
+Address address(uvec2 words) { return words; }
+Address addressAdd(Address a, uvec2 bytes) {
   uint carry;
-  const uint low = uaddCarry(address.x, bytes.x, carry);
-  return uvec2(low, address.y + bytes.y + carry);
+  const uint low = uaddCarry(a.x, bytes.x, carry);
+  return uvec2(low, a.y + bytes.y + carry);
 }
-uvec2 addressAdd(uvec2 address, uint bytes) { return addressAdd(address, uvec2(bytes, 0u)); }
+Address addressAdd(Address a, uint bytes) { return addressAdd(a, uvec2(bytes, 0u)); }
+#endif
 
-U32Buf tempU32() { return U32Buf(pc.temp); }
-U32Buf counters() { return U32Buf(addressAdd(pc.temp, VKSORT_TEMP_COUNTERS_OFFSET)); }
-#ifdef VKSORT_ONESWEEP_KERNEL
-U64Buf ringBuf() { return U64Buf(addressAdd(pc.temp, VKSORT_TEMP_RING_OFFSET)); }
+U32Buf tempU32() { return U32Buf(address(pc.temp)); }
+U32Buf counters() { return U32Buf(addressAdd(address(pc.temp), VKSORT_TEMP_COUNTERS_OFFSET)); }
+#ifdef VKSORT_ONESWEEP_FEATURES
+U64Buf ringBuf() { return U64Buf(addressAdd(address(pc.temp), VKSORT_TEMP_RING_OFFSET)); }
 #endif
 
 // The number of keys this sort sorts: the indirect count, clamped to
 // pc.count, when the caller gave one.
 uint sortCount() {
   if (pc.countAddress == uvec2(0u)) return pc.count;
-  return min(U32Buf(pc.countAddress).v[0], pc.count);
+  return min(U32Buf(address(pc.countAddress)).v[0], pc.count);
 }
 
 // ---------------------------------------------------------------------------
@@ -91,12 +104,12 @@ uvec2 fromSortBits(uvec2 k) {
   return k ^ uvec2(pc.storeXor[2], pc.storeXor[3]);
 }
 
-uvec2 loadKeyWords(uvec2 base, uint i) {
+uvec2 loadKeyWords(Address base, uint i) {
   if (KEY_WORDS == 1) return uvec2(U32Buf(base).v[i], 0u);
   return U32x2Buf(base).v[i];
 }
 
-void storeKeyWords(uvec2 base, uint i, uvec2 k) {
+void storeKeyWords(Address base, uint i, uvec2 k) {
   if (KEY_WORDS == 1)
     U32Buf(base).v[i] = k.x;
   else

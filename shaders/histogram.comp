@@ -19,7 +19,7 @@ layout(constant_id = VKSORT_SC_SG_SIZE) const uint SG_SIZE = 32;
 layout(constant_id = VKSORT_SC_KEY_WORDS) const uint KEY_WORDS = 1;
 layout(constant_id = VKSORT_SC_KEY_KIND) const uint KEY_KIND = 0;
 #define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
-#define VKSORT_ONESWEEP_KERNEL 1
+#define VKSORT_ONESWEEP_FEATURES 1
 #include "common.glsl"
 
 const uint KEYS_PER_TURN = 8;
@@ -46,7 +46,7 @@ void main() {
     uvec2 k[KEYS_PER_TURN];
     [[unroll]] for (uint j = 0; j < KEYS_PER_TURN; ++j) {
       const uint at = i + j * stride;
-      k[j] = at < count ? toSortBits(loadKeyWords(pc.keysIn, at)) : uvec2(0u);
+      k[j] = at < count ? toSortBits(loadKeyWords(address(pc.keysIn), at)) : uvec2(0u);
     }
     [[unroll]] for (uint j = 0; j < KEYS_PER_TURN; ++j) {
       if (i + j * stride < count)

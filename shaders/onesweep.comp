@@ -61,7 +61,7 @@ const bool SHARED_PASSES = ONE_WORKGROUP && TILE_IN_SHARED;
 // SHARED_PASSES.
 layout(constant_id = VKSORT_SC_ONE_WORD_STAGING) const bool ONE_WORD_STAGING = false;
 #define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
-#define VKSORT_ONESWEEP_KERNEL 1
+#define VKSORT_ONESWEEP_FEATURES 1
 #include "common.glsl"
 #include "tile_sort.glsl"
 #include "status_ring.glsl"

@@ -9,10 +9,10 @@ uint gridWorkgroupIndex() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_Wo
 
 // Entries of the tile table: RADIX per tile, digit-major.
 uint tableEntries() { return RADIX * pc.numTiles; }
-U32Buf tileTable() { return U32Buf(pc.temp); }
+U32Buf tileTable() { return U32Buf(address(pc.temp)); }
 // At VKSORT_PORTABLE_SUMS_OFFSET: the table rounded up to 16 bytes, which
 // can pass 2^32 bytes.
 U32Buf blockSums() {
   const uint words = (tableEntries() + 3u) / 4u * 4u;
-  return U32Buf(addressAdd(pc.temp, uvec2(words << 2, words >> 30)));
+  return U32Buf(addressAdd(address(pc.temp), uvec2(words << 2, words >> 30)));
 }

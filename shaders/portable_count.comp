@@ -46,7 +46,7 @@ void main() {
   for (uint k = 0; k < KEYS_PER_THREAD; ++k) {
     const uint i = tid + k * WG_SIZE;  // coalesced
     if (i < tileCount)  // workgroup scope: no device-scope memory model needed
-      atomicAdd(sHist[digitOf(toSortBits(loadKeyWords(pc.keysIn, tileStart + i)), pass)], 1u, gl_ScopeWorkgroup,
+      atomicAdd(sHist[digitOf(toSortBits(loadKeyWords(address(pc.keysIn), tileStart + i)), pass)], 1u, gl_ScopeWorkgroup,
                 gl_StorageSemanticsShared, gl_SemanticsRelaxed);
   }
   barrier();

@@ -62,10 +62,10 @@ shared uint sDigitBase[RADIX];
 // the other one (with SHARED_PASSES only pass 0 reads a buffer and only the
 // last pass writes one), which leaves the result where VksortResultBuffer
 // says.
-uvec2 keysIn(uint pass) { return ONE_WORKGROUP && pass % 2u == 1u ? pc.keysOut : pc.keysIn; }
-uvec2 keysOut(uint pass) { return ONE_WORKGROUP && pass % 2u == 1u ? pc.keysIn : pc.keysOut; }
-uvec2 valuesIn(uint pass) { return ONE_WORKGROUP && pass % 2u == 1u ? pc.valuesOut : pc.valuesIn; }
-uvec2 valuesOut(uint pass) { return ONE_WORKGROUP && pass % 2u == 1u ? pc.valuesIn : pc.valuesOut; }
+Address keysIn(uint pass) { return address(ONE_WORKGROUP && pass % 2u == 1u ? pc.keysOut : pc.keysIn); }
+Address keysOut(uint pass) { return address(ONE_WORKGROUP && pass % 2u == 1u ? pc.keysIn : pc.keysOut); }
+Address valuesIn(uint pass) { return address(ONE_WORKGROUP && pass % 2u == 1u ? pc.valuesOut : pc.valuesIn); }
+Address valuesOut(uint pass) { return address(ONE_WORKGROUP && pass % 2u == 1u ? pc.valuesIn : pc.valuesOut); }
 
 // The key at `index` of this pass's input, as sort bits (pass 0 maps them:
 // pc.loadXor is zero in later dispatches; ONE_WORKGROUP checks the pass).

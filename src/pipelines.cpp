@@ -3,6 +3,7 @@
 #include <cstddef>
 
 #include "internal.h"
+#include "vksort_bitonic_portable_spv.h"
 #include "vksort_bitonic_spv.h"
 #include "vksort_histogram_spv.h"
 #include "vksort_onesweep_spv.h"
@@ -143,14 +144,18 @@ VksortResult createPipeline(VksortSorter s, VkPipelineCache cache, const uint32_
 #define VKSORT_SPV(name) vksort_##name##_spv, sizeof vksort_##name##_spv
 
 // One set of bitonic.comp pipelines, with the index or without it
-// (bitonic keys-only).
+// (bitonic keys-only), from the module built for the sorter's algorithm.
 VksortResult createBitonic(VksortSorter s, VkPipelineCache cache, const BitonicKernels& set, bool noIndex,
                            VkPipeline* out) {
   VksortResult r = VKSORT_SUCCESS;
   for (uint32_t k = 0; k < 3 && r == VKSORT_SUCCESS && set.workgroupSize[k]; ++k) {
     SpecConstants sc = commonConstants(s->config, set.workgroupSize[k], set.keysPerThread[k]);
     sc.noIndex = noIndex;
-    r = createPipeline(s, cache, VKSORT_SPV(bitonic), sc, noIndex ? "bitonic keys-only" : "bitonic", &out[k]);
+    const char* name = noIndex ? "bitonic keys-only" : "bitonic";
+    // Onesweep's sorters have 64-bit integers; the portable one's build needs none.
+    r = s->config.algorithm == VKSORT_ALGORITHM_ONESWEEP
+            ? createPipeline(s, cache, VKSORT_SPV(bitonic), sc, name, &out[k])
+            : createPipeline(s, cache, VKSORT_SPV(bitonic_portable), sc, name, &out[k]);
   }
   return r;
 }
