@@ -67,14 +67,14 @@ struct VksortPush {
   VKSORT_ADDRESS valuesOut;     // values written by this pass (0 = keys only)
   VKSORT_ADDRESS temp;          // device address of the temporary buffer
   VKSORT_ADDRESS countAddress;  // indirect count: address of a u32 (0 = use count)
-  VKSORT_U32 count;         // number of keys; with countAddress, the most it may be
-  VKSORT_U32 pass;          // onesweep: pass index; digit bits [beginBit + 8 pass, ...)
-  VKSORT_U32 numTiles;      // tiles for count keys
-  VKSORT_U32 passes;        // number of digit passes of this sort
-  VKSORT_U32 beginBit;      // lowest bit sorted
-  VKSORT_U32 endBit;        // one past the highest bit sorted
-  VKSORT_U32 flags;         // VKSORT_FLAG_*
-  VKSORT_U32 ringClear;     // histogram: ring slots to clear
+  VKSORT_U32 count;             // number of keys; with countAddress, the most it may be
+  VKSORT_U32 pass;              // onesweep: pass index; digit bits [beginBit + 8 pass, ...)
+  VKSORT_U32 numTiles;          // tiles for count keys
+  VKSORT_U32 passes;            // number of digit passes of this sort
+  VKSORT_U32 beginBit;          // lowest bit sorted
+  VKSORT_U32 endBit;            // one past the highest bit sorted
+  VKSORT_U32 flags;             // VKSORT_FLAG_*
+  VKSORT_U32 ringClear;         // histogram: ring slots to clear
   // Key mapping, XORed into each key as it is loaded (keys -> sort bits) and
   // stored (sort bits -> keys): words 0-1 (low, high) when the key's top bit
   // is set, words 2-3 when it is clear. Zero where a pass does not map.

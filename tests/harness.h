@@ -22,9 +22,6 @@ constexpr uint8_t kCanary = 0xA5;
 // (LP_NATIVE_VECTOR_WIDTH=128 and 512).
 constexpr const char* kSuiteFaults = "faults";
 constexpr const char* kSuiteSubgroupSizes = "subgroup sizes";
-// Cases that need the floor device (gFloorDevice), run only by their own
-// ctest entries.
-constexpr const char* kSuiteFloor = "floor";
 
 extern VkContext* gCtx;
 extern uint64_t gSeed;

@@ -23,14 +23,9 @@ uint64_t expectedPortableTemp(uint32_t count, uint32_t tile, uint32_t radixBits)
 TEST_CASE("bad input returns an error with a message and records nothing") {
   SorterHolder s;
   const uint32_t n = 1000;
-  VksortMemoryRequirements req;
-  REQUIRE(vksortGetMemoryRequirements(s.sorter, n, &req) == VKSORT_SUCCESS);
-  GuardedRange kb(req.keysSize, req.keysUsage), ab(req.altSize, req.altUsage), tb(req.tempSize, req.tempUsage);
-  VksortSortInfo good{};
-  good.count = n;
-  good.keys = kb.range();
-  good.alt = ab.range();
-  good.temp = tb.range();
+  const TypedSort sort(s, makeCase(kKeys[0], kValues[0], false, kAllBits, "bad input"), std::vector<uint64_t>(n));
+  const GuardedRange &kb = sort.keys, &ab = sort.alt, &tb = sort.temp;
+  const VksortSortInfo good = sort.info;
 
   struct Bad {
     const char* what;
@@ -52,6 +47,7 @@ TEST_CASE("bad input returns an error with a message and records nothing") {
   add("null keys buffer", VKSORT_ERROR_INVALID_ARGUMENT, [](VksortSortInfo& i) { i.keys.buffer = VK_NULL_HANDLE; });
   add("keys overlap alt", VKSORT_ERROR_INVALID_ARGUMENT, [](VksortSortInfo& i) { i.alt = i.keys; });
   add("VK_WHOLE_SIZE", VKSORT_ERROR_INVALID_ARGUMENT, [](VksortSortInfo& i) { i.temp.size = VK_WHOLE_SIZE; });
+  add("keys range past 2^64", VKSORT_ERROR_INVALID_ARGUMENT, [](VksortSortInfo& i) { i.keys.offset = ~0ull - 3; });
 
   VkCommandBuffer cmd = gCtx->beginCommands();
   for (const Bad& b : cases) {
@@ -71,7 +67,7 @@ TEST_CASE("bad input returns an error with a message and records nothing") {
   // Nothing was recorded: the (empty) command buffer runs and leaves every
   // range untouched.
   for (uint32_t i = 0; i < n; ++i) kb.data()[i] = 0x5a5a5a5au;
-  std::memset(ab.data(), 0x3c, size_t(req.altSize));
+  std::memset(ab.data(), 0x3c, size_t(ab.size));
   std::string error;
   REQUIRE(gCtx->submitAndWait(cmd, kTimeoutNs, &error));
   CHECK(kb.data()[0] == 0x5a5a5a5au);
@@ -266,42 +262,6 @@ TEST_CASE("device requirements by algorithm: vksortCheckDeviceSupport and vksort
   requireNoValidationMessages();
 }
 
-TEST_CASE("floor: a Vulkan 1.2 device with only the portable features refuses Onesweep, and AUTO is portable" *
-          doctest::test_suite(kSuiteFloor)) {
-  REQUIRE_MESSAGE(gFloorDevice, "needs VKSORT_TEST_DEVICE=floor");
-  CHECK(gCtx->apiVersion == VK_API_VERSION_1_2);
-  CHECK(gCtx->requirements.extensionCount == 1);
-  CHECK(std::string(gCtx->requirements.extensionNames[0]) == "VK_EXT_subgroup_size_control");
-  CHECK((gCtx->requirements.shaderInt64 || gCtx->requirements.shaderBufferInt64Atomics ||
-         gCtx->requirements.vulkanMemoryModel) == VK_FALSE);
-  VksortCreateInfo ci = baseCreateInfo();
-  ci.algorithm = VKSORT_ALGORITHM_ONESWEEP;
-  VksortSorter sorter = nullptr;
-  CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_FEATURE_NOT_ENABLED);
-  CHECK(sorter == nullptr);
-  const std::string msg = vksortGetLastError();
-  MESSAGE(msg);
-  for (const char* feature : {"shaderInt64", "shaderBufferInt64Atomics", "vulkanMemoryModel"})
-    CHECK_MESSAGE(msg.find(feature) != std::string::npos, feature);
-  CHECK(msg.find("bufferDeviceAddress") == std::string::npos);  // that one is enabled
-  SorterHolder automatic;
-  VksortAlgorithm algorithm;
-  REQUIRE(vksortGetAlgorithm(automatic.sorter, &algorithm, nullptr) == VKSORT_SUCCESS);
-  CHECK(algorithm == VKSORT_ALGORITHM_PORTABLE);
-  // AUTO's sorts on the floor device, with the bitonic paths on too.
-  VksortTuning bitonic{};
-  bitonic.bitonicMaxCount = 256;
-  bitonic.bitonicKeysMaxCount = 256;
-  auto rng = caseRng(33);
-  for (VksortValueType value : {VKSORT_VALUE_NONE, VKSORT_VALUE_64}) {
-    SorterHolder s(&bitonic, VKSORT_KEY_F64, value);
-    for (uint32_t n : {200u, 5000u})
-      checkTypedSort(s, makeCase(kKeys[5], kValues[value], true, kAllBits, "floor, AUTO"),
-                     makeKeys(n, kKeys[5], Dist::Special, rng));
-  }
-  requireNoValidationMessages();
-}
-
 TEST_CASE("algorithm choice: AUTO by driver, vksortGetAlgorithm, bad arguments refused") {
   VksortAlgorithm algorithm;
   uint32_t bits = 0;
@@ -396,15 +356,9 @@ TEST_CASE("portable: temporary memory grows with maxCount and is checked") {
                       << large.tempSize << ", 2^30 " << max.tempSize);
 
     // A temp range sized for the count is enough, a smaller one is refused.
-    const uint32_t n = 5 * t + 3;
-    VksortMemoryRequirements req;
-    REQUIRE(vksortGetMemoryRequirements(s.sorter, n, &req) == VKSORT_SUCCESS);
-    GuardedRange kb(req.keysSize, req.keysUsage), ab(req.altSize, req.altUsage), tb(req.tempSize, req.tempUsage);
-    VksortSortInfo si{};
-    si.count = n;
-    si.keys = kb.range();
-    si.alt = ab.range();
-    si.temp = tb.range();
+    const TypedSort sort(s, makeCase(kKeys[0], kValues[0], false, kAllBits, "portable temp"),
+                         std::vector<uint64_t>(5 * t + 3));
+    VksortSortInfo si = sort.info;
     si.temp.size -= 4;
     VkCommandBuffer cmd = gCtx->beginCommands();
     VksortResultBuffer where;

@@ -11,51 +11,6 @@
 
 namespace {
 
-// Every key type (of keyBits bits; 0: all) x value type x order x bit range
-// for one algorithm, at the tile's edges (with Onesweep also the
-// one-workgroup path's: 16, 24 and 12-bit ranges take 2 or 3 passes there),
-// one large sort per order over every bit (the portable algorithm's: many
-// tiles and several scan blocks) and an empty one. radixBits: the portable
-// algorithm's digit width (0: 8); hooks hold the shapes to smaller limits.
-void everyTypeOrderAndRange(VksortAlgorithm algorithm, uint32_t keyBits, uint64_t salt, uint32_t radixBits = 0,
-                            const VksortTestingHooks* hooks = nullptr) {
-  const bool onesweep = algorithm == VKSORT_ALGORITHM_ONESWEEP;
-  const uint32_t bigCount = onesweep ? (1u << 20) + 3 : 300007u;
-  auto rng = caseRng(salt);
-  int sorts = 0;
-  for (const KeyInfo& key : kKeys) {
-    if (keyBits && key.bits != keyBits) continue;
-    std::vector<BitRange> ranges = {kAllBits,
-                                    {0, 30, "bits [0,30) (Morton)"},
-                                    key.bits == 32 ? BitRange{8, 20, "bits [8,20)"} : BitRange{20, 44, "bits [20,44)"}};
-    if (onesweep) ranges.insert(ranges.begin() + 1, BitRange{0, 16, "bits [0,16)"});
-    for (const ValueInfo& value : kValues) {
-      SorterHolder s(nullptr, key.type, value.type, algorithm, radixBits, false, hooks);
-      const uint32_t t = s.tile(), small = s.oneWorkgroupKeys();
-      std::vector<uint32_t> sizes = {1u, t - 1, t + 1, 65537u};
-      if (onesweep) sizes.insert(sizes.begin() + 1, {small / 2 + 1, small - 1, small + 1});
-      int variant = 0;
-      for (bool descending : {false, true}) {
-        for (const BitRange& range : ranges) {
-          const SortCase c = makeCase(key, value, descending, range, algorithmName(algorithm));
-          const Dist dist = Dist(variant++ % 3);
-          for (uint32_t n : sizes) {
-            checkTypedSort(s, c, makeKeys(n, key, dist, rng));
-            ++sorts;
-          }
-        }
-        const SortCase big = makeCase(key, value, descending, kAllBits, algorithmName(algorithm));
-        checkTypedSort(s, big, makeKeys(bigCount, key, Dist::Special, rng));
-        ++sorts;
-      }
-      const SortCase empty = makeCase(key, value, false, kAllBits, std::string(algorithmName(algorithm)) + ", empty");
-      checkTypedSort(s, empty, {});
-      ++sorts;
-    }
-  }
-  MESSAGE(algorithmName(algorithm) << " typed sorts checked: " << sorts);
-}
-
 // An indirect count below, at and above maxCount (clamped; maxCount three
 // tiles and a few keys), and a descending 30-bit sort of a count in the
 // middle.
@@ -95,26 +50,6 @@ TEST_CASE("portable: every type within 16 KiB of shared memory and 128 invocatio
 TEST_CASE("portable: every type within 16 KiB of shared memory and 128 invocations, 4-bit digits") {
   const VksortTestingHooks smallest{0, 0, 16 * 1024, 128};
   everyTypeOrderAndRange(VKSORT_ALGORITHM_PORTABLE, 0, 26, 4, &smallest);
-}
-
-// The portable floor: ctest runs these on a Vulkan 1.2 device created with
-// only the portable algorithm's features (VKSORT_TEST_DEVICE=floor), where
-// the validation layer rejects any kernel that needs more.
-TEST_CASE("floor: portable, every type x order x bit range, 8-bit digits" * doctest::test_suite(kSuiteFloor)) {
-  REQUIRE_MESSAGE(gFloorDevice, "needs VKSORT_TEST_DEVICE=floor");
-  everyTypeOrderAndRange(VKSORT_ALGORITHM_PORTABLE, 0, 27, 8);
-}
-
-TEST_CASE("floor: portable, every type x order x bit range, 4-bit digits, 32-bit keys" *
-          doctest::test_suite(kSuiteFloor)) {
-  REQUIRE_MESSAGE(gFloorDevice, "needs VKSORT_TEST_DEVICE=floor");
-  everyTypeOrderAndRange(VKSORT_ALGORITHM_PORTABLE, 32, 28, 4);
-}
-
-TEST_CASE("floor: portable, every type x order x bit range, 4-bit digits, 64-bit keys" *
-          doctest::test_suite(kSuiteFloor)) {
-  REQUIRE_MESSAGE(gFloorDevice, "needs VKSORT_TEST_DEVICE=floor");
-  everyTypeOrderAndRange(VKSORT_ALGORITHM_PORTABLE, 64, 29, 4);
 }
 
 TEST_CASE("floats follow IEEE-754 totalOrder in both directions" * doctest::test_suite(kSuiteSubgroupSizes)) {

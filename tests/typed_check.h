@@ -103,3 +103,10 @@ SortCase makeCase(const KeyInfo& key, const ValueInfo& value, bool descending, c
 
 // "Onesweep" or "portable".
 const char* algorithmName(VksortAlgorithm algorithm);
+
+// Every key type (of keyBits bits; 0: all) x value type x order x bit range
+// for one algorithm, at the tile's edges, with a large sort per order and an
+// empty one (typed_check.cpp). radixBits: the portable algorithm's digit width
+// (0: 8); hooks hold the shapes to smaller limits.
+void everyTypeOrderAndRange(VksortAlgorithm algorithm, uint32_t keyBits, uint64_t salt, uint32_t radixBits = 0,
+                            const VksortTestingHooks* hooks = nullptr);

@@ -1,0 +1,59 @@
+// The portable floor: vksort on a Vulkan 1.2 device created with only the
+// portable algorithm's features (no shaderInt64, no 64-bit atomics, no
+// memory model, no Vulkan 1.3 structs), where the validation layer rejects
+// any kernel that needs more. ctest runs this executable with
+// VKSORT_TEST_DEVICE=floor, which makes the harness create that device.
+#include <cstring>
+#include <string>
+
+#include "typed_check.h"
+
+TEST_CASE("floor: a Vulkan 1.2 device with only the portable features refuses Onesweep, and AUTO is portable") {
+  REQUIRE_MESSAGE(gFloorDevice, "needs VKSORT_TEST_DEVICE=floor");
+  CHECK(gCtx->apiVersion == VK_API_VERSION_1_2);
+  CHECK(gCtx->requirements.extensionCount == 1);
+  CHECK(std::string(gCtx->requirements.extensionNames[0]) == "VK_EXT_subgroup_size_control");
+  CHECK((gCtx->requirements.shaderInt64 || gCtx->requirements.shaderBufferInt64Atomics ||
+         gCtx->requirements.vulkanMemoryModel) == VK_FALSE);
+  VksortCreateInfo ci = baseCreateInfo();
+  ci.algorithm = VKSORT_ALGORITHM_ONESWEEP;
+  VksortSorter sorter = nullptr;
+  CHECK(vksortCreateSorter(&ci, &sorter) == VKSORT_ERROR_FEATURE_NOT_ENABLED);
+  CHECK(sorter == nullptr);
+  const std::string msg = vksortGetLastError();
+  MESSAGE(msg);
+  for (const char* feature : {"shaderInt64", "shaderBufferInt64Atomics", "vulkanMemoryModel"})
+    CHECK_MESSAGE(msg.find(feature) != std::string::npos, feature);
+  CHECK(msg.find("bufferDeviceAddress") == std::string::npos);  // that one is enabled
+  SorterHolder automatic;
+  VksortAlgorithm algorithm;
+  REQUIRE(vksortGetAlgorithm(automatic.sorter, &algorithm, nullptr) == VKSORT_SUCCESS);
+  CHECK(algorithm == VKSORT_ALGORITHM_PORTABLE);
+  // AUTO's sorts on the floor device, with the bitonic paths on too.
+  VksortTuning bitonic{};
+  bitonic.bitonicMaxCount = 256;
+  bitonic.bitonicKeysMaxCount = 256;
+  auto rng = caseRng(33);
+  for (VksortValueType value : {VKSORT_VALUE_NONE, VKSORT_VALUE_64}) {
+    SorterHolder s(&bitonic, VKSORT_KEY_F64, value);
+    for (uint32_t n : {200u, 5000u})
+      checkTypedSort(s, makeCase(kKeys[5], kValues[value], true, kAllBits, "floor, AUTO"),
+                     makeKeys(n, kKeys[5], Dist::Special, rng));
+  }
+  requireNoValidationMessages();
+}
+
+TEST_CASE("floor: portable, every type x order x bit range, 8-bit digits") {
+  REQUIRE_MESSAGE(gFloorDevice, "needs VKSORT_TEST_DEVICE=floor");
+  everyTypeOrderAndRange(VKSORT_ALGORITHM_PORTABLE, 0, 27, 8);
+}
+
+TEST_CASE("floor: portable, every type x order x bit range, 4-bit digits, 32-bit keys") {
+  REQUIRE_MESSAGE(gFloorDevice, "needs VKSORT_TEST_DEVICE=floor");
+  everyTypeOrderAndRange(VKSORT_ALGORITHM_PORTABLE, 32, 28, 4);
+}
+
+TEST_CASE("floor: portable, every type x order x bit range, 4-bit digits, 64-bit keys") {
+  REQUIRE_MESSAGE(gFloorDevice, "needs VKSORT_TEST_DEVICE=floor");
+  everyTypeOrderAndRange(VKSORT_ALGORITHM_PORTABLE, 64, 29, 4);
+}
