@@ -246,12 +246,8 @@ TEST_CASE("device requirements by algorithm: vksortCheckDeviceSupport and vksort
   REQUIRE(vksortCheckDeviceSupport(gCtx->instance, gCtx->physicalDevice, vkGetInstanceProcAddr, gCtx->apiVersion,
                                    VKSORT_ALGORITHM_AUTO, &automatic) == VKSORT_SUCCESS);
   CHECK(automatic.algorithm == VKSORT_ALGORITHM_ONESWEEP);
-  // Bad arguments.
-  VksortAlgorithm seven;
-  const int32_t bad = 7;
-  std::memcpy(&seven, &bad, sizeof bad);
-  CHECK(vksortCheckDeviceSupport(gCtx->instance, gCtx->physicalDevice, vkGetInstanceProcAddr, gCtx->apiVersion, seven,
-                                 nullptr) == VKSORT_ERROR_INVALID_ARGUMENT);
+  // Bad arguments. (An algorithm out of range cannot be passed by value from
+  // C++ without undefined behaviour; creation checks it, from the struct.)
   CHECK(vksortCheckDeviceSupport(gCtx->instance, VK_NULL_HANDLE, vkGetInstanceProcAddr, gCtx->apiVersion,
                                  VKSORT_ALGORITHM_AUTO, nullptr) == VKSORT_ERROR_INVALID_ARGUMENT);
   CHECK(vksortCheckDeviceSupport(gCtx->instance, gCtx->physicalDevice, nullptr, gCtx->apiVersion, VKSORT_ALGORITHM_AUTO,
