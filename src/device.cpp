@@ -163,15 +163,20 @@ struct List {
 
 const char* algorithmName(VksortAlgorithm a) { return a == VKSORT_ALGORITHM_ONESWEEP ? "Onesweep" : "portable"; }
 
+// The features an algorithm needs that `have` lacks, added to a list.
+void listMissingFeatures(const FeatureSet& have, VksortAlgorithm algorithm, List* missing) {
+  const FeatureSet need = requiredFeatures(algorithm);
+  for (int f = 0; f < kFeatureCount; ++f)
+    if (need.has[f] && !have.has[f]) missing->add(kFeatureNames[f]);
+}
+
 // What the device lacks for an algorithm, as a list; none for a device that
 // can run it.
 void listMissing(const DeviceInfo& info, VksortAlgorithm algorithm, List* missing) {
   if (info.apiVersion < VK_API_VERSION_1_2) missing->add("Vulkan 1.2 (of the instance and the device)");
   if (info.apiVersion < VK_API_VERSION_1_3 && !info.subgroupSizeControlExtension)
     missing->add("VK_EXT_subgroup_size_control (or Vulkan 1.3)");
-  const FeatureSet need = requiredFeatures(algorithm);
-  for (int f = 0; f < kFeatureCount; ++f)
-    if (need.has[f] && !info.supported.has[f]) missing->add(kFeatureNames[f]);
+  listMissingFeatures(info.supported, algorithm, missing);
   const uint32_t sg = info.props11.subgroupSize;
   if (sg < 4 || sg > 128 || (sg & (sg - 1)) != 0) missing->add("a subgroup size between 4 and 128");
   if (!(info.props11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT)) missing->add("subgroups in compute");
@@ -253,10 +258,8 @@ FeatureSet enabledFeatures(const DeviceInfo& info, const VkDeviceCreateInfo& ci)
 }
 
 VksortResult checkEnabled(const FeatureSet& enabled, VksortAlgorithm algorithm) {
-  const FeatureSet need = requiredFeatures(algorithm);
   List missing;
-  for (int f = 0; f < kFeatureCount; ++f)
-    if (need.has[f] && !enabled.has[f]) missing.add(kFeatureNames[f]);
+  listMissingFeatures(enabled, algorithm, &missing);
   if (missing.items)
     return fail(VKSORT_ERROR_FEATURE_NOT_ENABLED,
                 "the device was created without features vksort's %s algorithm needs: %s "
@@ -282,9 +285,7 @@ VksortAlgorithm chooseAlgorithm(const DeviceInfo& info, VksortAlgorithm requeste
   if (requested != VKSORT_ALGORITHM_AUTO) return requested;
   List missing;
   listMissing(info, VKSORT_ALGORITHM_ONESWEEP, &missing);
-  const FeatureSet need = requiredFeatures(VKSORT_ALGORITHM_ONESWEEP);
-  for (int f = 0; f < kFeatureCount; ++f)
-    if (need.has[f] && !enabled.has[f]) missing.add(kFeatureNames[f]);
+  listMissingFeatures(enabled, VKSORT_ALGORITHM_ONESWEEP, &missing);
   return driverHasForwardProgress(info.props12.driverID) && !missing.items ? VKSORT_ALGORITHM_ONESWEEP
                                                                            : VKSORT_ALGORITHM_PORTABLE;
 }
