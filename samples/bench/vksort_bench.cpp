@@ -5,7 +5,7 @@
 //                [--key u32|i32|f32|u64|i64|f64] [--value none|u32|u64|index]
 //                [--dist uniform|lowentropy|morton|presorted] [--descending] [--bits B,E]
 //                [--cpu] [--cpu-max N] [--reference-max N]
-//                [--device I] [--validation] [--tuning FIELD=V,FIELD=V,...]
+//                [--device I] [--validation] [--tuning FIELD=V,FIELD=V,...] [--indirect-max M]
 //
 // Each run generates new keys (and values) on the GPU (keygen.comp, seeded per
 // run: bench_common.h describes the distributions) in a dispatch of its own,
@@ -226,6 +226,8 @@ void usage() {
       "  --device I          the I-th Vulkan physical device\n"
       "  --algorithm A       auto | onesweep | portable (default auto: by driver)\n"
       "  --radix-bits R      the portable algorithm's digit width: 1, 2, 4 or 8 (default 8)\n"
+      "  --indirect-max M    an indirect count: buffers and the recorded count are for M keys, and\n"
+      "                      each size in --sizes is the live count the GPU reads (at most M)\n"
       "  --validation        enable the Khronos validation layer (any message fails the run)\n"
       "  --tuning F=V,...    VksortTuning overrides by field name (vksort_advanced.h), e.g.\n"
       "                      workgroupSize=512,keysPerThread=20 or midsizeMaxCount=off; fields:\n"
@@ -246,6 +248,7 @@ int main(int argc, char** argv) {
   VksortAlgorithm algorithm = VKSORT_ALGORITHM_AUTO;
   uint32_t radixBits = 0;
   uint32_t cpuMax = 1u << 22;
+  uint32_t indirectMax = 0;  // 0: direct counts
   for (int i = 1; i < argc; ++i) {
     if (bench::parseCommonOption(kProg, argc, argv, i, opt)) continue;
     const std::string a = argv[i];
@@ -271,6 +274,8 @@ int main(int argc, char** argv) {
       options.validation = true;
     } else if (a == "--cpu") {
       cpu = true;
+    } else if (a == "--indirect-max") {
+      indirectMax = uint32_t(std::min<uint64_t>(bench::parseNumber(kProg, next(), "--indirect-max"), UINT32_MAX));
     } else if (a == "--cpu-max") {
       cpuMax = uint32_t(std::min<uint64_t>(bench::parseNumber(kProg, next(), "--cpu-max"), UINT32_MAX));
     } else if (a == "--tuning") {
@@ -375,8 +380,11 @@ int main(int argc, char** argv) {
   };
   std::vector<CpuInput> cpuInputs;  // the verified runs' inputs, for --cpu
   for (const uint32_t n : opt.sizes) {
+    // With --indirect-max, n keys are live of a sort recorded for `capacity`.
+    const uint32_t capacity = indirectMax ? indirectMax : n;
+    if (n > capacity) die("--sizes: " + std::to_string(n) + " is above --indirect-max");
     VksortMemoryRequirements req;
-    if (vksortGetMemoryRequirements(sorter, n, &req) != VKSORT_SUCCESS) die(vksortGetLastError());
+    if (vksortGetMemoryRequirements(sorter, capacity, &req) != VKSORT_SUCCESS) die(vksortGetLastError());
     const VkDeviceSize keysBytes = VkDeviceSize(n) * keyBytes, valuesBytes = VkDeviceSize(n) * valueBytes;
     const VkBufferUsageFlags xfer = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     GpuBuffer keys = ctx.createBuffer(std::max<VkDeviceSize>(req.keysSize, 8), req.keysUsage | xfer, false);
@@ -390,8 +398,14 @@ int main(int argc, char** argv) {
     Staging staging;
     staging.init(ctx, keysBytes + valuesBytes);
 
+    GpuBuffer count;
     VksortSortInfo si{};
-    si.count = n;
+    si.count = capacity;
+    if (indirectMax) {
+      count = ctx.createBuffer(req.countSize, req.countUsage, true);
+      *static_cast<uint32_t*>(count.mapped) = n;
+      si.countBuffer = {count.buffer, 0, req.countSize};
+    }
     si.keys = {keys.buffer, 0, req.keysSize};
     si.alt = {alt.buffer, 0, req.altSize};
     si.temp = {temp.buffer, 0, req.tempSize};
@@ -543,24 +557,27 @@ int main(int argc, char** argv) {
     row.check = checkWhat;
     // The path this N ran (vksortGetSortPlan) and its tile shape.
     VksortSortInfo planned{};
-    planned.count = n;
+    planned.count = capacity;
+    planned.countBuffer = si.countBuffer;
     planned.beginBit = opt.beginBit;
     planned.endBit = opt.endBit;
     VksortSortPlan plan{};
     if (vksortGetSortPlan(sorter, &planned, &plan) != VKSORT_SUCCESS) die(vksortGetLastError());
-    char extra[200];
+    char extra[260];
     std::snprintf(extra, sizeof extra,
                   "\"tuning\":\"workgroupSize=%u,keysPerThread=%u,ringSlots=%u,lookback=%u,tailGroup=%u,"
-                  "histogramWorkgroups=%u\",\"path\":\"%s\",\"tile\":\"%ux%u\",\"timing\":\"vulkan timestamps\"",
+                  "histogramWorkgroups=%u\",\"path\":\"%s\",\"tile\":\"%ux%u\",\"indirect_max\":%u,"
+                  "\"timing\":\"vulkan timestamps\"",
                   shape.workgroupSize, shape.keysPerThread, shape.ringSlots, shape.lookback, shape.tailGroup,
-                  shape.histogramWorkgroups, vksortPathName(plan.path), plan.workgroupSize, plan.keysPerThread);
+                  shape.histogramWorkgroups, vksortPathName(plan.path), plan.workgroupSize, plan.keysPerThread,
+                  indirectMax);
     row.extra = extra;
     if (opt.times) row.timesMs = times;
     emit(row);
     allOk = allOk && check.ok;
     if (check.ok) gpuMs[n] = row.medianMs;
 
-    for (GpuBuffer* b : {&keys, &alt, &temp, &values, &altValues})
+    for (GpuBuffer* b : {&keys, &alt, &temp, &values, &altValues, &count})
       if (b->buffer) ctx.destroyBuffer(*b);
     staging.destroy(ctx.device);
 
