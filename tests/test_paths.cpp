@@ -146,7 +146,7 @@ TEST_CASE("the one-workgroup path with more than 32 keys per invocation, partly 
 }
 
 TEST_CASE("the wide one-workgroup kernel: every key type x value type, up to oneWorkgroupMaxCount") {
-  // Counts above the small shape's (64 x 4) and up to oneWorkgroupMaxCount (twice
+  // Counts above the one-workgroup shape's (64 x 4) and up to oneWorkgroupMaxCount (twice
   // that) go to a one-workgroup kernel of 128 invocations (on by default on
   // NVIDIA only, for 32-bit keys without values); one more goes to the
   // mid-size path.
@@ -171,8 +171,8 @@ TEST_CASE("the wide one-workgroup kernel: every key type x value type, up to one
           checkTypedSort(s, c, makeKeys(n, key, Dist(variant++ % 3), rng));
       }
     }
-  // The default without a small shape of one's own: doubled on NVIDIA only
-  // where it fits; a given small shape keeps one kernel.
+  // The default without a one-workgroup shape of one's own: doubled on NVIDIA only
+  // where it fits; a given one-workgroup shape keeps one kernel.
   VksortTuning shape{};
   shape.oneWorkgroupSize = 64;
   SorterHolder s(&shape, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_ONESWEEP);
@@ -181,10 +181,10 @@ TEST_CASE("the wide one-workgroup kernel: every key type x value type, up to one
   CHECK(got.oneWorkgroupMaxCount == got.oneWorkgroupSize * got.oneWorkgroupKeysPerThread);
 }
 
-TEST_CASE("the mid-size path: Onesweep in the small path's tiles, up to midsizeMaxCount") {
+TEST_CASE("the mid-size path: Onesweep in the one-workgroup tiles, up to midsizeMaxCount") {
   // On by default on NVIDIA only, so turned on here: counts above the
   // one-workgroup path and up to midsizeMaxCount go through Onesweep in tiles
-  // of the small shape, one more is the regular tile. Also with a tiny ring,
+  // of the one-workgroup shape, one more is the regular tile. Also with a tiny ring,
   // no patience and delayed status, as in the faults case.
   // (midsizeMaxCount, ring, lookback, tailGroup, spinBudget, faultPublishDelay); 0 = default
   const uint32_t shapes[][6] = {{1u << 17, 0, 0, 0, 0, 0}, {1u << 17, 5, 2, 2, 1, 40}, {1u << 17, 0, 0, 0, 2, 1000}};
@@ -203,7 +203,7 @@ TEST_CASE("the mid-size path: Onesweep in the small path's tiles, up to midsizeM
       checkTypedSort(s, c, makeKeys(n, kKeys[0], Dist::Uniform, rng));
     checkTypedSort(s, c, makeKeys(9 * small, kKeys[0], Dist::Few, rng));
   }
-  // Up to the small path's count, the mid-size path is off (and reported so).
+  // Up to the one-workgroup paths' count, the mid-size path is off (and reported so).
   VksortTuning off{};
   off.midsizeMaxCount = 1;
   SorterHolder s(&off, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_ONESWEEP);
@@ -215,7 +215,7 @@ TEST_CASE("the mid-size path: Onesweep in the small path's tiles, up to midsizeM
 }
 
 TEST_CASE("the mid-size path sorts every key type x value type") {
-  // Onesweep in the small path's tiles (on by default on NVIDIA only).
+  // Onesweep in the one-workgroup tiles (on by default on NVIDIA only).
   auto rng = caseRng(14);
   VksortTuning tuning{};
   tuning.midsizeMaxCount = 1u << 16;
