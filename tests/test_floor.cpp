@@ -43,6 +43,27 @@ TEST_CASE("floor: a Vulkan 1.2 device with only the portable features refuses On
   requireNoValidationMessages();
 }
 
+TEST_CASE("floor: the bitonic kernels without 64-bit integers, every key type x value type x order") {
+  // The portable algorithm's build of bitonic.comp (two-word compares and
+  // addresses), with and without the index, on the device that would reject
+  // a 64-bit integer.
+  REQUIRE_MESSAGE(gFloorDevice, "needs VKSORT_TEST_DEVICE=floor");
+  VksortTuning bitonic{};
+  bitonic.bitonicMaxCount = 256;
+  bitonic.bitonicKeysMaxCount = 256;
+  auto rng = caseRng(34);
+  int variant = 0;
+  for (const KeyInfo& key : kKeys)
+    for (const ValueInfo& value : kValues) {
+      SorterHolder s(&bitonic, key.type, value.type);
+      for (bool descending : {false, true})
+        for (const BitRange& range : {kAllBits, BitRange{0, 16, "bits [0,16)"}})
+          for (uint32_t n : {1u, 100u, 129u, 256u})
+            checkTypedSort(s, makeCase(key, value, descending, range, "floor, bitonic"),
+                           makeKeys(n, key, Dist(variant++ % 3), rng));
+    }
+}
+
 TEST_CASE("floor: portable, every type x order x bit range, 8-bit digits") {
   REQUIRE_MESSAGE(gFloorDevice, "needs VKSORT_TEST_DEVICE=floor");
   everyTypeOrderAndRange(VKSORT_ALGORITHM_PORTABLE, 0, 27, 8);
