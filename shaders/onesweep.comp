@@ -60,6 +60,10 @@ const bool SHARED_PASSES = ONE_WORKGROUP && TILE_IN_SHARED;
 // dispatcher sets it only where both words would not fit. Not with
 // SHARED_PASSES.
 layout(constant_id = VKSORT_SC_ONE_WORD_STAGING) const bool ONE_WORD_STAGING = false;
+// The sorted tile goes through shared memory in this many rounds, so that
+// only a part of it is there at once (tile_sort.glsl). Not with
+// SHARED_PASSES.
+layout(constant_id = VKSORT_SC_STAGING_ROUNDS) const uint STAGING_ROUNDS = 1;
 #define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
 #define VKSORT_ONESWEEP_FEATURES 1
 #include "common.glsl"

@@ -21,6 +21,7 @@
 
 // Kernels that sort a tile through shared memory (tile_sort.glsl).
 #define VKSORT_SC_ONE_WORD_STAGING 7  // 64-bit items go through shared memory a word at a time
+#define VKSORT_SC_STAGING_ROUNDS 21   // rounds in which the sorted tile goes through shared memory
 
 // The portable kernels.
 #define VKSORT_SC_RADIX_BITS 8  // digit width: 1, 2, 4 or 8
@@ -43,6 +44,6 @@
 // portable_scan.comp.
 #define VKSORT_SC_SCAN_ITEMS 20  // table entries per invocation and block
 
-#define VKSORT_SC_COUNT 21
+#define VKSORT_SC_COUNT 22
 
 #endif

@@ -19,7 +19,7 @@
 // index), ONE_WORKGROUP (onesweep.comp's one-workgroup paths: every pass in one
 // dispatch, so the pass, not the push constants, picks buffers and mapping),
 // SHARED_PASSES (ONE_WORKGROUP with the tile kept in shared memory between
-// passes) and ONE_WORD_STAGING (below).
+// passes), ONE_WORD_STAGING and STAGING_ROUNDS (below).
 //
 // Loops over an invocation's keys ("for i < KEYS_PER_THREAD") are marked
 // [[unroll]]: the NVIDIA driver does not unroll all of them by itself.
@@ -36,22 +36,35 @@ const uint TILE = WG_SIZE * KEYS_PER_THREAD;
 const uint SG_KEYS = SG_SIZE * KEYS_PER_THREAD;
 const uint HIST_WORDS = NUM_SUBGROUPS * RADIX;
 const uint ITEM_WORDS = KEY_WORDS > VALUE_WORDS ? KEY_WORDS : VALUE_WORDS;
-// SHARED_PASSES keeps the tile in shared memory from one pass to the next:
-// the keys in [0, KEY_WORDS TILE), the values after them, from VALUE_BASE.
-// Otherwise the values are staged where the keys were, once the keys are
-// written. A 64-bit item is staged with both words at once (low words in
-// [0, TILE), high words in [TILE, 2 TILE)), or with ONE_WORD_STAGING in two
-// rounds through [0, TILE): low words, then high words. That round costs two
-// barriers, and lets 64-bit items have tiles as large as 32-bit ones.
+// The keys and values of a tile live in registers; shared memory holds only
+// what is being moved. The locally sorted tile goes through it in
+// STAGING_ROUNDS rounds (1 to KEYS_PER_THREAD): round r holds the sorted
+// positions [r ROUND_KEYS, (r + 1) ROUND_KEYS), which are this invocation's
+// output positions tid + i WG_SIZE for i in [r ROUND_ITEMS, (r + 1)
+// ROUND_ITEMS). Each invocation stages those of its items whose rank falls
+// in the round; after a barrier, the round is written out; after another,
+// the next round is staged. Two rounds halve the shared memory of a tile for
+// two more barriers per item, so that two workgroups fit where one did.
+// SHARED_PASSES keeps the tile in shared memory from one pass to the next,
+// in one round: the keys in [0, KEY_WORDS TILE), the values after them, from
+// VALUE_BASE. Otherwise the values are staged where the keys were, once the
+// keys are written. A 64-bit item is staged with both words at once (low
+// words in [0, ROUND_KEYS), high words in [ROUND_KEYS, 2 ROUND_KEYS)), or
+// with ONE_WORD_STAGING one word at a time through [0, ROUND_KEYS): low
+// words, then high words. That costs two barriers per round, and lets 64-bit
+// items have tiles as large as 32-bit ones.
+const uint ROUNDS = SHARED_PASSES ? 1u : STAGING_ROUNDS;
+const uint ROUND_ITEMS = (KEYS_PER_THREAD + ROUNDS - 1u) / ROUNDS;
+const uint ROUND_KEYS = WG_SIZE * ROUND_ITEMS;
 const bool SPLIT_WORDS = ONE_WORD_STAGING && !SHARED_PASSES;
-const uint TILE_WORDS = SHARED_PASSES ? TILE * (KEY_WORDS + VALUE_WORDS) : SPLIT_WORDS ? TILE : TILE * ITEM_WORDS;
+const uint TILE_WORDS =
+    SHARED_PASSES ? TILE * (KEY_WORDS + VALUE_WORDS) : SPLIT_WORDS ? ROUND_KEYS : ROUND_KEYS * ITEM_WORDS;
 const uint VALUE_BASE = SHARED_PASSES ? TILE * KEY_WORDS : 0u;
 const uint WORK_WORDS = TILE_WORDS > HIST_WORDS ? TILE_WORDS : HIST_WORDS;
 
 // First the per-subgroup digit histograms, then (after their prefixes are in
-// registers) the locally sorted keys of the tile, then its values. A 64-bit
-// item keeps its low words in [0, TILE) and its high words in [TILE, 2 TILE)
-// (values: from VALUE_BASE).
+// registers) one round of the locally sorted keys of the tile at a time,
+// then of its values.
 shared uint sWork[WORK_WORDS];
 // Per digit, for the kernel: typically the tile's count, then (global start
 // - local start), which writeKeys reads.
@@ -227,82 +240,102 @@ void scanTileDigits(uint tileCount) {
   barrier();
 }
 
+// Stores the words of this invocation's items whose ranks fall in round r
+// at sWork[base + rank - r ROUND_KEYS] (with both, the high words ROUND_KEYS
+// further on).
+void stageRound(uint r, uint tileCount, uint base, uint lo[KEYS_PER_THREAD], uint hi[KEYS_PER_THREAD], bool both) {
+  [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+    const uint s = gOffs[i] - r * ROUND_KEYS;
+    if (itemIndex(i) < tileCount && (ROUNDS == 1u || s < ROUND_KEYS)) {
+      sWork[base + s] = lo[i];
+      if (both) sWork[base + ROUND_KEYS + s] = hi[i];
+    }
+  }
+}
+
 // After scanTileDigits: makes each item's rank its position in the locally
-// sorted tile and moves the keys there, in sWork.
+// sorted tile, and stages the keys of the first round in sWork.
 void sortTileLocally(uint pass, uint tileCount) {
   const bool hasKeys = !ONE_WORKGROUP || gl_SubgroupID < activeSubgroups(tileCount);
   [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     if (hasKeys) gOffs[i] += sWork[gl_SubgroupID * RADIX + digitOf(uvec2(gKeysLo[i], gKeysHi[i]), pass)];
   }
   barrier();
-  [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-    if (itemIndex(i) < tileCount) {
-      sWork[gOffs[i]] = gKeysLo[i];
-      if (KEY_WORDS == 2 && !SPLIT_WORDS) sWork[TILE + gOffs[i]] = gKeysHi[i];
-    }
-  }
+  stageRound(0u, tileCount, 0u, gKeysLo, gKeysHi, KEY_WORDS == 2 && !SPLIT_WORDS);
 }
 
-// SPLIT_WORDS only. With sWork holding the low words of the locally sorted
-// items (keys or values), after a barrier: reads this invocation's low words
-// (tile positions tid + i * WG_SIZE) into lo, then stages the high words in
-// their place. Ends with the high words in sWork, after a barrier.
-void stageHighWords(uint tileCount, out uint lo[KEYS_PER_THREAD], uint hi[KEYS_PER_THREAD]) {
-  [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-    const uint p = gl_LocalInvocationIndex + i * WG_SIZE;
-    lo[i] = p < tileCount ? sWork[p] : 0u;
+// This invocation's i-th output position in the locally sorted tile, and
+// where round r keeps it in sWork.
+uint sortedPosition(uint i) { return gl_LocalInvocationIndex + i * WG_SIZE; }
+uint stagedPosition(uint r, uint i) { return sortedPosition(i) - r * ROUND_KEYS; }
+
+// SPLIT_WORDS only. With sWork holding the low words of round r of the
+// locally sorted items (keys or values), after a barrier: reads this
+// invocation's low words of the round into lo, then stages the high words
+// in their place. Ends with the high words in sWork, after a barrier.
+void stageHighWords(uint r, uint tileCount, out uint lo[KEYS_PER_THREAD], uint hi[KEYS_PER_THREAD]) {
+  [[unroll]] for (uint j = 0; j < ROUND_ITEMS; ++j) {
+    const uint i = r * ROUND_ITEMS + j;
+    if (i < KEYS_PER_THREAD) lo[i] = sortedPosition(i) < tileCount ? sWork[stagedPosition(r, i)] : 0u;
   }
   barrier();
-  [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i)
-    if (itemIndex(i) < tileCount) sWork[gOffs[i]] = hi[i];
+  stageRound(r, tileCount, 0u, hi, hi, false);
   barrier();
 }
 
 // After sDigitBase holds (global start - local start) per digit and a
-// barrier: writes the sorted keys out (the last pass maps them back to keys).
-// SHARED_PASSES writes only in the last pass; the others leave the tile in
-// sWork for the next.
+// barrier: writes the sorted keys out, round by round (the last pass maps
+// them back to keys). SHARED_PASSES writes only in the last pass; the others
+// leave the tile in sWork for the next.
 void writeKeys(uint pass, uint tileCount) {
   if (SHARED_PASSES && pass + 1u != pc.passes) return;
-  uint lo[KEYS_PER_THREAD];
-  if (KEY_WORDS == 2 && SPLIT_WORDS) stageHighWords(tileCount, lo, gKeysHi);
-  [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-    const uint p = gl_LocalInvocationIndex + i * WG_SIZE;
-    gDst[i] = 0u;
-    if (p < tileCount) {
-      uvec2 k = uvec2(sWork[p], 0u);
-      if (KEY_WORDS == 2) k = SPLIT_WORDS ? uvec2(lo[i], k.x) : uvec2(k.x, sWork[TILE + p]);
-      gDst[i] = sDigitBase[digitOf(k, pass)] + p;
-      // pc.storeXor is zero before the last dispatch; ONE_WORKGROUP checks the pass.
-      storeKeyWords(keysOut(pass), gDst[i], ONE_WORKGROUP && pass + 1u != pc.passes ? k : fromSortBits(k));
+  [[unroll]] for (uint r = 0; r < ROUNDS; ++r) {
+    if (r != 0u) {  // sortTileLocally staged round 0
+      barrier();
+      stageRound(r, tileCount, 0u, gKeysLo, gKeysHi, KEY_WORDS == 2 && !SPLIT_WORDS);
+      barrier();
+    }
+    uint lo[KEYS_PER_THREAD];
+    if (KEY_WORDS == 2 && SPLIT_WORDS) stageHighWords(r, tileCount, lo, gKeysHi);
+    [[unroll]] for (uint j = 0; j < ROUND_ITEMS; ++j) {
+      const uint i = r * ROUND_ITEMS + j;
+      if (i >= KEYS_PER_THREAD) continue;
+      const uint p = sortedPosition(i), s = stagedPosition(r, i);
+      gDst[i] = 0u;
+      if (p < tileCount) {
+        uvec2 k = uvec2(sWork[s], 0u);
+        if (KEY_WORDS == 2) k = SPLIT_WORDS ? uvec2(lo[i], k.x) : uvec2(k.x, sWork[ROUND_KEYS + s]);
+        gDst[i] = sDigitBase[digitOf(k, pass)] + p;
+        // pc.storeXor is zero before the last dispatch; ONE_WORKGROUP checks the pass.
+        storeKeyWords(keysOut(pass), gDst[i], ONE_WORKGROUP && pass + 1u != pc.passes ? k : fromSortBits(k));
+      }
     }
   }
 }
 
 // After writeKeys: the values follow through the same shared memory with the
-// same ranks.
+// same ranks, round by round.
 void writeValues(uint pass, uint tileCount) {
   if (VALUE_WORDS == 0) return;
-  barrier();
-  [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-    if (itemIndex(i) < tileCount) {
-      sWork[VALUE_BASE + gOffs[i]] = gValuesLo[i];
-      if (VALUE_WORDS == 2 && !SPLIT_WORDS) sWork[VALUE_BASE + TILE + gOffs[i]] = gValuesHi[i];
-    }
-  }
-  barrier();
-  if (SHARED_PASSES && pass + 1u != pc.passes) return;  // the next pass reads them here
-  uint lo[KEYS_PER_THREAD];
-  if (VALUE_WORDS == 2 && SPLIT_WORDS) stageHighWords(tileCount, lo, gValuesHi);
-  [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-    const uint p = gl_LocalInvocationIndex + i * WG_SIZE;
-    if (p < tileCount) {
-      if (VALUE_WORDS == 1)
-        U32Buf(valuesOut(pass)).v[gDst[i]] = sWork[VALUE_BASE + p];
-      else if (!SPLIT_WORDS)
-        U32x2Buf(valuesOut(pass)).v[gDst[i]] = uvec2(sWork[VALUE_BASE + p], sWork[VALUE_BASE + TILE + p]);
-      else
-        U32x2Buf(valuesOut(pass)).v[gDst[i]] = uvec2(lo[i], sWork[p]);
+  [[unroll]] for (uint r = 0; r < ROUNDS; ++r) {
+    barrier();
+    stageRound(r, tileCount, VALUE_BASE, gValuesLo, gValuesHi, VALUE_WORDS == 2 && !SPLIT_WORDS);
+    barrier();
+    if (SHARED_PASSES && pass + 1u != pc.passes) return;  // the next pass reads them here
+    uint lo[KEYS_PER_THREAD];
+    if (VALUE_WORDS == 2 && SPLIT_WORDS) stageHighWords(r, tileCount, lo, gValuesHi);
+    [[unroll]] for (uint j = 0; j < ROUND_ITEMS; ++j) {
+      const uint i = r * ROUND_ITEMS + j;
+      if (i >= KEYS_PER_THREAD) continue;
+      const uint p = sortedPosition(i), s = stagedPosition(r, i);
+      if (p < tileCount) {
+        if (VALUE_WORDS == 1)
+          U32Buf(valuesOut(pass)).v[gDst[i]] = sWork[VALUE_BASE + s];
+        else if (!SPLIT_WORDS)
+          U32x2Buf(valuesOut(pass)).v[gDst[i]] = uvec2(sWork[VALUE_BASE + s], sWork[VALUE_BASE + ROUND_KEYS + s]);
+        else
+          U32x2Buf(valuesOut(pass)).v[gDst[i]] = uvec2(lo[i], sWork[s]);
+      }
     }
   }
 }

@@ -177,9 +177,10 @@ struct Config {
 // an algorithm (never AUTO) into a Config, checking every field.
 VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, VksortAlgorithm algorithm,
                           const VksortTestingHooks* hooks, Config* config);
-// Whether a tile of this shape stages 64-bit keys and values through shared
-// memory a word at a time (tile_sort.glsl, ONE_WORD_STAGING).
-bool stageOneWord(const Config& c, uint32_t workgroupSize, uint32_t keysPerThread);
+// Whether a tile of this shape, staged in stagingRounds rounds, stages
+// 64-bit keys and values through shared memory a word at a time
+// (tile_sort.glsl, ONE_WORD_STAGING).
+bool stageOneWord(const Config& c, uint32_t workgroupSize, uint32_t keysPerThread, uint32_t stagingRounds);
 
 // ---------------------------------------------------------------------------
 // plan.cpp: one sort, as a value

@@ -41,6 +41,7 @@ struct SpecConstants {
   uint32_t tileInShared;
   uint32_t noIndex;
   uint32_t scanItems;
+  uint32_t stagingRounds;
 };
 
 #define VKSORT_CHECK_ID(field, id) static_assert(offsetof(SpecConstants, field) == 4 * (id), #field " != " #id)
@@ -65,12 +66,14 @@ VKSORT_CHECK_ID(oneWorkgroup, VKSORT_SC_ONE_WORKGROUP);
 VKSORT_CHECK_ID(tileInShared, VKSORT_SC_TILE_IN_SHARED);
 VKSORT_CHECK_ID(noIndex, VKSORT_SC_NO_INDEX);
 VKSORT_CHECK_ID(scanItems, VKSORT_SC_SCAN_ITEMS);
+VKSORT_CHECK_ID(stagingRounds, VKSORT_SC_STAGING_ROUNDS);
 #undef VKSORT_CHECK_ID
 static_assert(sizeof(SpecConstants) == 4 * VKSORT_SC_COUNT, "one field per specialization constant");
 
 // The constants every kernel of a sorter shares: the device's subgroup size
-// and the key and value types.
-SpecConstants commonConstants(const Config& c, uint32_t wgSize, uint32_t keysPerThread) {
+// and the key and value types, with a shape (stagingRounds: the tile
+// kernels').
+SpecConstants commonConstants(const Config& c, uint32_t wgSize, uint32_t keysPerThread, uint32_t stagingRounds = 1) {
   SpecConstants sc{};
   sc.wgSize = wgSize;
   sc.sgSize = c.subgroupSize;
@@ -79,14 +82,16 @@ SpecConstants commonConstants(const Config& c, uint32_t wgSize, uint32_t keysPer
   sc.keyKind = c.keyKind;
   sc.valueWords = c.valueWords;
   sc.valueIndex = c.valueIndex;
-  sc.oneWordStaging = stageOneWord(c, wgSize, keysPerThread);
+  sc.oneWordStaging = stageOneWord(c, wgSize, keysPerThread, stagingRounds);
+  sc.stagingRounds = stagingRounds;
   sc.radixBits = c.radixBits;
   return sc;
 }
 
 // onesweep.comp in a tile shape, for the multi-tile paths.
-SpecConstants onesweepConstants(const Config& c, uint32_t wgSize, uint32_t keysPerThread, uint32_t lookbackLanes) {
-  SpecConstants sc = commonConstants(c, wgSize, keysPerThread);
+SpecConstants onesweepConstants(const Config& c, uint32_t wgSize, uint32_t keysPerThread, uint32_t stagingRounds,
+                                uint32_t lookbackLanes) {
+  SpecConstants sc = commonConstants(c, wgSize, keysPerThread, stagingRounds);
   sc.ringSlots = c.t.ringSlots;
   sc.lookback = c.t.lookback;
   while ((1u << sc.tailBits) < c.t.tailGroup) ++sc.tailBits;
@@ -100,7 +105,7 @@ SpecConstants onesweepConstants(const Config& c, uint32_t wgSize, uint32_t keysP
 // onesweep.comp as the one-workgroup kernel (wide: twice the invocations,
 // only where keys and values stay in shared memory between passes).
 SpecConstants oneWorkgroupConstants(const Config& c, bool wide) {
-  SpecConstants sc = onesweepConstants(c, (wide ? 2 : 1) * c.t.oneWorkgroupSize, c.t.oneWorkgroupKeysPerThread, 1);
+  SpecConstants sc = onesweepConstants(c, (wide ? 2 : 1) * c.t.oneWorkgroupSize, c.t.oneWorkgroupKeysPerThread, 1, 1);
   sc.oneWorkgroup = 1;
   sc.tileInShared = wide || c.oneWorkgroupInShared;
   if (sc.tileInShared) sc.oneWordStaging = 0;  // the tile in shared memory keeps both words
@@ -163,7 +168,7 @@ VksortResult createBitonic(VksortSorter s, VkPipelineCache cache, const BitonicK
 VksortResult createPortable(VksortSorter s, VkPipelineCache cache) {
   const Config& c = s->config;
   Pipelines& p = s->pipelines;
-  const SpecConstants tile = commonConstants(c, c.t.workgroupSize, c.t.keysPerThread);
+  const SpecConstants tile = commonConstants(c, c.t.workgroupSize, c.t.keysPerThread, c.t.stagingRounds);
   VksortResult r = createPipeline(s, cache, VKSORT_SPV(portable_count), tile, "portable count", &p.portableCount);
   for (uint32_t step = 0; step < 3 && r == VKSORT_SUCCESS; ++step) {
     SpecConstants sc = commonConstants(c, c.scanWorkgroupSize, 1);
@@ -184,12 +189,12 @@ VksortResult createOnesweep(VksortSorter s, VkPipelineCache cache) {
                                   "histogram", &p.histogram);
   if (r == VKSORT_SUCCESS)
     r = createPipeline(s, cache, VKSORT_SPV(onesweep),
-                       onesweepConstants(c, t.workgroupSize, t.keysPerThread, t.lookbackLanes), "onesweep",
-                       &p.onesweep);
+                       onesweepConstants(c, t.workgroupSize, t.keysPerThread, t.stagingRounds, t.lookbackLanes),
+                       "onesweep", &p.onesweep);
   // The mid-size path's look-backs walk with one lane (vksort_advanced.h).
   if (r == VKSORT_SUCCESS && c.hasMidsize())
     r = createPipeline(s, cache, VKSORT_SPV(onesweep),
-                       onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, 1), "mid-size onesweep",
+                       onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, 1, 1), "mid-size onesweep",
                        &p.midsizeOnesweep);
   if (r == VKSORT_SUCCESS)
     r = createPipeline(s, cache, VKSORT_SPV(onesweep), oneWorkgroupConstants(c, false), "one workgroup",

@@ -52,10 +52,13 @@ uint64_t portableSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t it
 }
 
 // Shared memory of the algorithm's tile kernel (onesweep.comp or
-// portable_scatter.comp).
-uint64_t tileSharedBytes(const Config& c, uint32_t wg, uint32_t kpt, uint32_t itemWords) {
-  return c.algorithm == VKSORT_ALGORITHM_PORTABLE ? portableSharedBytes(wg, kpt, c.subgroupSize, itemWords, c.radixBits)
-                                                  : onesweepSharedBytes(wg, kpt, c.subgroupSize, itemWords);
+// portable_scatter.comp), staging the sorted tile in `rounds` rounds of
+// ceil(kpt / rounds) keys per invocation (tile_sort.glsl).
+uint64_t tileSharedBytes(const Config& c, uint32_t wg, uint32_t kpt, uint32_t rounds, uint32_t itemWords) {
+  const uint32_t staged = (kpt + rounds - 1) / rounds;
+  return c.algorithm == VKSORT_ALGORITHM_PORTABLE
+             ? portableSharedBytes(wg, staged, c.subgroupSize, itemWords, c.radixBits)
+             : onesweepSharedBytes(wg, staged, c.subgroupSize, itemWords);
 }
 
 // Shared memory of bitonic.comp, in bytes, for `capacity` keys of keyWords
@@ -111,18 +114,24 @@ VksortTuning defaultTuning(const DeviceInfo& info, const Config& c) {
   const bool nvidia = info.props12.driverID == VK_DRIVER_ID_NVIDIA_PROPRIETARY && sg == 32;
   VksortTuning d{};
   // Reorder tiles: up to 16 subgroups keeps the per-subgroup histograms at
-  // 16 KiB; NVIDIA runs 1024 invocations. 64-bit items on NVIDIA go through
-  // shared memory a word at a time, elsewhere the tile shrinks until both
-  // words fit.
+  // 16 KiB. On NVIDIA, 32-bit keys alone run 512 x 16 keys staged in two
+  // rounds: 20 KiB of shared memory and 64 registers per invocation, so that
+  // two workgroups share a multiprocessor. Keys with values and 64-bit keys
+  // run 1024 invocations, one workgroup per multiprocessor (64-bit items go
+  // through shared memory a word at a time), where two rounds gain little at
+  // large counts and lose at 2^20 keys (docs/tuning.md). Elsewhere the tile
+  // shrinks until both words fit.
   const uint32_t granule = c.workgroupGranule;
-  d.workgroupSize = nvidia ? 1024 : sg * 16 < 512 ? sg * 16 : 512;
+  const bool twoRounds = nvidia && c.keyWords == 1 && c.valueWords == 0;
+  d.workgroupSize = nvidia && !twoRounds ? 1024 : sg * 16 < 512 ? sg * 16 : 512;
   if (d.workgroupSize < granule) d.workgroupSize = granule;
   while (d.workgroupSize > maxWg) d.workgroupSize /= 2;
-  while (d.workgroupSize > granule && tileSharedBytes(c, d.workgroupSize, 1, 1) > maxShared)  // small shared memory
+  while (d.workgroupSize > granule && tileSharedBytes(c, d.workgroupSize, 1, 1, 1) > maxShared)  // small shared memory
     d.workgroupSize /= 2;
-  d.keysPerThread = d.workgroupSize == 1024 ? (itemWords == 2 ? 8 : 10) : 20;
+  d.keysPerThread = twoRounds ? 16 : d.workgroupSize == 1024 ? (itemWords == 2 ? 8 : 10) : 20;
+  d.stagingRounds = twoRounds ? 2 : 1;
   while (d.keysPerThread > 1 &&
-         tileSharedBytes(c, d.workgroupSize, d.keysPerThread, nvidia ? 1 : itemWords) > maxShared)
+         tileSharedBytes(c, d.workgroupSize, d.keysPerThread, d.stagingRounds, nvidia ? 1 : itemWords) > maxShared)
     --d.keysPerThread;
   // The ring: 768 tiles x 256 digits x 8 bytes = 1.5 MiB, enough for every
   // tile in flight on a large GPU plus the look-back window.
@@ -152,6 +161,7 @@ VksortTuning defaultTuning(const DeviceInfo& info, const Config& c) {
 void applyOverrides(const VksortTuning& user, uint32_t valueWords, VksortTuning* t) {
   if (user.workgroupSize) t->workgroupSize = user.workgroupSize;
   if (user.keysPerThread) t->keysPerThread = user.keysPerThread;
+  if (user.stagingRounds) t->stagingRounds = user.stagingRounds;
   if (user.histogramWorkgroups) t->histogramWorkgroups = user.histogramWorkgroups;
   if (user.ringSlots) t->ringSlots = user.ringSlots;
   if (user.lookback) t->lookback = user.lookback;
@@ -194,12 +204,16 @@ VksortResult checkTuning(Config* c) {
   if (t.ringSlots > (1u << 16) || t.lookback > 4096)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: ringSlots %u > 65536 or lookback %u > 4096", t.ringSlots,
                 t.lookback);
+  if (t.stagingRounds < 1 || t.stagingRounds > t.keysPerThread)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: stagingRounds %u must be from 1 to keysPerThread (%u)",
+                t.stagingRounds, t.keysPerThread);
   // 64-bit items can always be staged a word at a time (stageOneWord).
-  const uint64_t tileBytes = tileSharedBytes(*c, t.workgroupSize, t.keysPerThread, 1);
+  const uint64_t tileBytes = tileSharedBytes(*c, t.workgroupSize, t.keysPerThread, t.stagingRounds, 1);
   if (tileBytes > maxShared)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
-                "tuning: a tile of %u x %u keys needs %llu bytes of shared memory; the device has %u", t.workgroupSize,
-                t.keysPerThread, (unsigned long long)tileBytes, maxShared);
+                "tuning: a tile of %u x %u keys staged in %u rounds needs %llu bytes of shared memory; the device "
+                "has %u",
+                t.workgroupSize, t.keysPerThread, t.stagingRounds, (unsigned long long)tileBytes, maxShared);
   if (t.oneWorkgroupSize % granule != 0 || t.oneWorkgroupSize > maxWg ||
       onesweepSharedBytes(t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, sg, 1) > maxShared)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
@@ -239,9 +253,10 @@ VksortResult checkPortableTable(const Config& c) {
 
 }  // namespace
 
-bool stageOneWord(const Config& c, uint32_t workgroupSize, uint32_t keysPerThread) {
-  // Only where both words would not fit: the second round costs barriers.
-  return (c.keyWords == 2 || c.valueWords == 2) && tileSharedBytes(c, workgroupSize, keysPerThread, 2) > c.maxShared;
+bool stageOneWord(const Config& c, uint32_t workgroupSize, uint32_t keysPerThread, uint32_t stagingRounds) {
+  // Only where both words would not fit: the second word costs barriers.
+  return (c.keyWords == 2 || c.valueWords == 2) &&
+         tileSharedBytes(c, workgroupSize, keysPerThread, stagingRounds, 2) > c.maxShared;
 }
 
 VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, VksortAlgorithm algorithm,

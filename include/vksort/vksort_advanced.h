@@ -29,6 +29,13 @@ typedef struct VksortTuning {
   // time).
   uint32_t workgroupSize;
   uint32_t keysPerThread;
+  // stagingRounds: a tile's keys and values stay in registers, and its
+  // locally sorted order goes out through shared memory in this many rounds
+  // (1 to keysPerThread), so that a round needs 1/stagingRounds of the
+  // tile's shared memory. Less shared memory per workgroup lets more
+  // workgroups run at once on a multiprocessor; each round after the first
+  // costs two workgroup barriers per 32-bit word of key and value.
+  uint32_t stagingRounds;
 
   // --- Onesweep: the histogram kernel, the look-back and the status ring.
   // histogramWorkgroups: at most this many persistent histogram workgroups

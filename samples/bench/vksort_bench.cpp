@@ -177,6 +177,7 @@ struct TuningField {
 const TuningField kTuningFields[] = {
     {"workgroupSize", &VksortTuning::workgroupSize},
     {"keysPerThread", &VksortTuning::keysPerThread},
+    {"stagingRounds", &VksortTuning::stagingRounds},
     {"histogramWorkgroups", &VksortTuning::histogramWorkgroups},
     {"ringSlots", &VksortTuning::ringSlots},
     {"lookback", &VksortTuning::lookback},
@@ -333,10 +334,10 @@ int main(int argc, char** argv) {
 
   const char* commit = std::getenv("VKSORT_COMMIT") ? std::getenv("VKSORT_COMMIT") : VKSORT_GIT_COMMIT;
   std::printf("device: %s (%s), commit %s\n", ctx.deviceName().c_str(), ctx.driverDescription().c_str(), commit);
-  std::printf("key %s, value %s, dist %s, %s, bits [%u, %u), tile %u x %u; median of %d runs after %d warm-up\n",
-              key.name, bench::kValueNames[opt.value], bench::kDistNames[opt.dist],
-              opt.descending ? "descending" : "ascending", opt.beginBit, opt.endBit, shape.workgroupSize,
-              shape.keysPerThread, opt.runs, opt.warmup);
+  std::printf(
+      "key %s, value %s, dist %s, %s, bits [%u, %u), tile %u x %u in %u rounds; median of %d runs after %d warm-up\n",
+      key.name, bench::kValueNames[opt.value], bench::kDistNames[opt.dist], opt.descending ? "descending" : "ascending",
+      opt.beginBit, opt.endBit, shape.workgroupSize, shape.keysPerThread, shape.stagingRounds, opt.runs, opt.warmup);
   // Milliseconds between two timestamps of the compute queue.
   const uint64_t tsMask = ctx.timestampValidBits >= 64 ? ~0ull : (1ull << ctx.timestampValidBits) - 1;
   auto ticksToMs = [&](uint64_t begin, uint64_t end) {
@@ -563,14 +564,14 @@ int main(int argc, char** argv) {
     planned.endBit = opt.endBit;
     VksortSortPlan plan{};
     if (vksortGetSortPlan(sorter, &planned, &plan) != VKSORT_SUCCESS) die(vksortGetLastError());
-    char extra[260];
-    std::snprintf(extra, sizeof extra,
-                  "\"tuning\":\"workgroupSize=%u,keysPerThread=%u,ringSlots=%u,lookback=%u,tailGroup=%u,"
-                  "histogramWorkgroups=%u\",\"path\":\"%s\",\"tile\":\"%ux%u\",\"indirect_max\":%u,"
-                  "\"timing\":\"vulkan timestamps\"",
-                  shape.workgroupSize, shape.keysPerThread, shape.ringSlots, shape.lookback, shape.tailGroup,
-                  shape.histogramWorkgroups, vksortPathName(plan.path), plan.workgroupSize, plan.keysPerThread,
-                  indirectMax);
+    char extra[300];
+    std::snprintf(
+        extra, sizeof extra,
+        "\"tuning\":\"workgroupSize=%u,keysPerThread=%u,stagingRounds=%u,ringSlots=%u,lookback=%u,tailGroup=%u,"
+        "histogramWorkgroups=%u\",\"path\":\"%s\",\"tile\":\"%ux%u\",\"indirect_max\":%u,"
+        "\"timing\":\"vulkan timestamps\"",
+        shape.workgroupSize, shape.keysPerThread, shape.stagingRounds, shape.ringSlots, shape.lookback, shape.tailGroup,
+        shape.histogramWorkgroups, vksortPathName(plan.path), plan.workgroupSize, plan.keysPerThread, indirectMax);
     row.extra = extra;
     if (opt.times) row.timesMs = times;
     emit(row);
