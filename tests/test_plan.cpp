@@ -112,8 +112,10 @@ TEST_SUITE("plan") {
     check(s, 8192, {VKSORT_PATH_WIDE_ONE_WORKGROUP, 4, 1024, 8, 1});
     check(s, 8193, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 3});
     check(s, 1u << 19, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 128});
-    check(s, (1u << 19) + 1, {VKSORT_PATH_ONESWEEP, 4, 1024, 10, ceilDiv((1u << 19) + 1, 10240)});
-    check(s, VKSORT_MAX_COUNT, {VKSORT_PATH_ONESWEEP, 4, 1024, 10, ceilDiv(VKSORT_MAX_COUNT, 10240)});
+    // 512 x 16 tiles staged in two rounds, two workgroups per multiprocessor.
+    check(s, (1u << 19) + 1, {VKSORT_PATH_ONESWEEP, 4, 512, 16, ceilDiv((1u << 19) + 1, 8192)});
+    check(s, VKSORT_MAX_COUNT, {VKSORT_PATH_ONESWEEP, 4, 512, 16, ceilDiv(VKSORT_MAX_COUNT, 8192)});
+    CHECK(s.config.t.stagingRounds == 2);
   }
 
   TEST_CASE("plan: a bit range takes the bitonic network with the index, and sets the passes") {
@@ -122,7 +124,7 @@ TEST_SUITE("plan") {
     check(s, 2048, {VKSORT_PATH_BITONIC, 3, 512, 4, 1}, 8, 32);        // 24 bits: 3 passes, ends in alt
     check(s, 2049, {VKSORT_PATH_ONE_WORKGROUP, 2, 512, 8, 1}, 0, 16);  // 16-bit depth
     check(s, 1000, {VKSORT_PATH_BITONIC, 1, 512, 2, 1}, 31, 32);
-    check(s, 1u << 20, {VKSORT_PATH_ONESWEEP, 3, 1024, 10, ceilDiv(1u << 20, 10240)}, 0, 24);
+    check(s, 1u << 20, {VKSORT_PATH_ONESWEEP, 3, 512, 16, ceilDiv(1u << 20, 8192)}, 0, 24);
     check(s, 1000, {VKSORT_PATH_BITONIC_KEYS, 4, 512, 2, 1}, 0, 32);  // every bit, named
   }
 
@@ -135,6 +137,7 @@ TEST_SUITE("plan") {
     check(pairs, 2049, {VKSORT_PATH_ONE_WORKGROUP, 4, 512, 8, 1});
     check(pairs, 4097, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 2});
     check(pairs, 1u << 24, {VKSORT_PATH_ONESWEEP, 4, 1024, 10, ceilDiv(1u << 24, 10240)});
+    CHECK(pairs.config.t.stagingRounds == 1);
     const Sorter argsort(Device::Nvidia, VKSORT_KEY_F32, VKSORT_VALUE_INDEX);
     check(argsort, 4000, {VKSORT_PATH_ONE_WORKGROUP, 4, 512, 8, 1});
     // 64-bit keys: 8 passes, 1024 x 8 tiles.
@@ -199,7 +202,7 @@ TEST_SUITE("plan") {
     check(s, 128, {VKSORT_PATH_BITONIC, 4, 64, 2, 1});
     check(s, 256, {VKSORT_PATH_BITONIC, 4, 128, 2, 1});
     check(s, 257, {VKSORT_PATH_ONE_WORKGROUP, 4, 512, 8, 1});
-    check(s, 8193, {VKSORT_PATH_ONESWEEP, 4, 1024, 10, 1});
+    check(s, 8193, {VKSORT_PATH_ONESWEEP, 4, 512, 16, 2});
     // A midsizeMaxCount up to the one-workgroup paths' count turns it off too.
     VksortTuning low{};
     low.midsizeMaxCount = 100;
@@ -247,6 +250,10 @@ TEST_SUITE("plan") {
     ring.lookback = 0xFFFFFFFFu;
     VksortTuning bitonic{};
     bitonic.bitonicMaxCount = 1u << 31;
+    VksortTuning rounds{};
+    rounds.stagingRounds = 0xFFFFFFFFu;
+    VksortTuning moreRounds = tuning(0, 4);
+    moreRounds.stagingRounds = 5;
     const Bad bad[] = {
         {tuning(8, 1u << 29), VKSORT_ALGORITHM_PORTABLE, "8 x 2^29, portable"},
         {tuning(8, 1u << 29), VKSORT_ALGORITHM_ONESWEEP, "8 x 2^29, onesweep"},
@@ -255,6 +262,8 @@ TEST_SUITE("plan") {
         {oneKpt, VKSORT_ALGORITHM_AUTO, "oneWorkgroupKeysPerThread 2^32 - 1"},
         {ring, VKSORT_ALGORITHM_AUTO, "ring and lookback 2^32 - 1"},
         {bitonic, VKSORT_ALGORITHM_AUTO, "bitonicMaxCount 2^31"},
+        {rounds, VKSORT_ALGORITHM_AUTO, "stagingRounds 2^32 - 1"},
+        {moreRounds, VKSORT_ALGORITHM_PORTABLE, "stagingRounds above keysPerThread"},
     };
     for (const Bad& b : bad) {
       INFO(b.what);
