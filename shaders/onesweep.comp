@@ -157,11 +157,40 @@ void sortTile(uint pass) {
   if (!ONE_WORKGROUP && tid == 0) retireTile(pass, tile);
 }
 
+// ONE_WORKGROUP with VKSORT_FLAG_HEAD_INDIRECT: the first dispatch of a
+// Onesweep sort whose count comes from a buffer. Clears the temp header that
+// the histogram kernel and the passes start from, and writes their
+// VkDispatchIndirectCommands (push.h), sized to the count read: none where
+// that many keys fit in this workgroup's tile, since then this workgroup
+// sorts them itself. Returns whether it does.
+bool headIndirectSort() {
+  const uint count = sortCount();
+  const bool here = count <= TILE;
+  const uint histogramGroups = here ? 0u : min(pc.histogramWorkgroups, (count + pc.histogramKeys - 1u) / pc.histogramKeys);
+  const uint tileGroups = here ? 0u : (count + pc.tileKeys - 1u) / pc.tileKeys;
+  U32Buf header = tempU32();
+  const uint dispatchBase = VKSORT_TEMP_COUNTERS_OFFSET / 4u;
+  for (uint base = 0; base < VKSORT_TEMP_HEADER_BYTES / 4u; base += WG_SIZE) {
+    const uint i = base + gl_LocalInvocationIndex;
+    uint v = 0u;
+    if (i == dispatchBase + VKSORT_CTR_HISTOGRAM_DISPATCH)
+      v = histogramGroups;
+    else if (i == dispatchBase + VKSORT_CTR_TILES_DISPATCH)
+      v = tileGroups;
+    else if (i == dispatchBase + VKSORT_CTR_HISTOGRAM_DISPATCH + 1u || i == dispatchBase + VKSORT_CTR_HISTOGRAM_DISPATCH + 2u ||
+             i == dispatchBase + VKSORT_CTR_TILES_DISPATCH + 1u || i == dispatchBase + VKSORT_CTR_TILES_DISPATCH + 2u)
+      v = 1u;  // y and z
+    if (i < VKSORT_TEMP_HEADER_BYTES / 4u) header.v[i] = v;
+  }
+  return here;
+}
+
 void main() {
   if (!ONE_WORKGROUP) {
     sortTile(pc.pass);
     return;
   }
+  if ((pc.flags & VKSORT_FLAG_HEAD_INDIRECT) != 0u && !headIndirectSort()) return;
   for (uint pass = 0; pass < pc.passes; ++pass) {
     sortTile(pass);
     // This pass's output is the next pass's input: in sWork, or in a buffer.

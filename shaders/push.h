@@ -24,10 +24,14 @@
 //   [0, HIST)            global digit histograms, VKSORT_MAX_PASSES x 256 u32;
 //                        exclusive-scanned by the histogram kernel
 //   [HIST, HEADER)       counters: histogram-done, then per pass a tile
-//                        counter and a tail iterator
+//                        counter and a tail iterator; then, for a sort with
+//                        an indirect count, two VkDispatchIndirectCommands:
+//                        the histogram kernel's and the passes'
 //   [HEADER, ...)        the status ring: ringSlots x 256 u64 entries
-// The header is zeroed with vkCmdFillBuffer at the start of every sort; the
-// ring is cleared by the histogram kernel (only the slots the sort will use).
+// The header is zeroed at the start of every sort: with vkCmdFillBuffer, or
+// with an indirect count by the sort's first dispatch, which also writes the
+// dispatch commands (onesweep.comp). The ring is cleared by the histogram
+// kernel (only the slots the sort will use).
 #define VKSORT_TEMP_HIST_OFFSET 0
 #define VKSORT_TEMP_HIST_BYTES (VKSORT_MAX_PASSES * VKSORT_RADIX * 4)
 #define VKSORT_TEMP_COUNTERS_OFFSET VKSORT_TEMP_HIST_BYTES
@@ -36,6 +40,8 @@
 #define VKSORT_CTR_TILE(pass) (1 + (pass))
 #define VKSORT_CTR_TAIL(pass) (1 + VKSORT_MAX_PASSES + (pass))
 #define VKSORT_CTR_COUNT (1 + 2 * VKSORT_MAX_PASSES)
+#define VKSORT_CTR_HISTOGRAM_DISPATCH 20  // VkDispatchIndirectCommand: 3 u32
+#define VKSORT_CTR_TILES_DISPATCH 24      // VkDispatchIndirectCommand: 3 u32
 #define VKSORT_TEMP_HEADER_BYTES (VKSORT_TEMP_HIST_BYTES + 256)
 #define VKSORT_TEMP_RING_OFFSET VKSORT_TEMP_HEADER_BYTES
 
@@ -58,8 +64,14 @@
 
 // Flags (VksortPush::flags).
 #define VKSORT_FLAG_DESCENDING 1u
+// The one-workgroup kernel heads a Onesweep sort with an indirect count: it
+// clears the temp header, sizes the dispatches that follow to the count it
+// reads, and sorts the keys itself where they fit in its tile (then the
+// dispatches that follow have no workgroups).
+#define VKSORT_FLAG_HEAD_INDIRECT 2u
 
-// One push-constant block for both kernels (std430 in GLSL, 112 bytes).
+// One push-constant block for every kernel (std430 in GLSL, 128 bytes: the
+// least maxPushConstantsSize that Vulkan allows).
 struct VksortPush {
   VKSORT_ADDRESS keysIn;        // device address of the keys read by this dispatch
   VKSORT_ADDRESS keysOut;       // device address of the keys written
@@ -83,6 +95,12 @@ struct VksortPush {
   // the shader costs registers in every kernel.
   VKSORT_U32 loadXor[4];
   VKSORT_U32 storeXor[4];
+  // VKSORT_FLAG_HEAD_INDIRECT: the shape of the Onesweep dispatches that
+  // follow: keys per tile, and keys per histogram workgroup and the most
+  // histogram workgroups.
+  VKSORT_U32 tileKeys;
+  VKSORT_U32 histogramKeys;
+  VKSORT_U32 histogramWorkgroups;
 };
 
 #endif

@@ -54,6 +54,7 @@ struct DeviceFunctions {
   PFN_vkCmdBindPipeline cmdBindPipeline;
   PFN_vkCmdPushConstants cmdPushConstants;
   PFN_vkCmdDispatch cmdDispatch;
+  PFN_vkCmdDispatchIndirect cmdDispatchIndirect;
   PFN_vkCmdPipelineBarrier cmdPipelineBarrier;
   PFN_vkCmdFillBuffer cmdFillBuffer;
   PFN_vkCmdWriteTimestamp cmdWriteTimestamp;
@@ -198,6 +199,7 @@ struct Plan {
   VksortSortPlan summary;        // what vksortGetSortPlan reports
   uint32_t kernel;               // bitonic paths: which kernel of the set (capacity >> kernel)
   uint32_t histogramWorkgroups;  // Onesweep paths
+  bool headIndirect;             // Onesweep paths: the one-workgroup kernel heads a sort with an indirect count
   uint32_t scanBlocks;           // portable: blocks of the table scan
   uint32_t tileGrid[2];          // portable: workgroups in x and y for the tiles
   uint32_t blockGrid[2];         // portable: and for the scan blocks

@@ -15,7 +15,7 @@ namespace vksort {
 
 namespace {
 
-static_assert(sizeof(VksortPush) == 112, "push constants must match the GLSL std430 layout");
+static_assert(sizeof(VksortPush) == 128, "push constants must match the GLSL std430 layout");
 
 // Every specialization constant, one 32-bit field per ID of
 // spec_constants.h, in ID order. Each kernel reads the ones it declares.

@@ -173,7 +173,6 @@ VksortResult planSort(const Config& c, const VksortSortInfo& info, Plan* plan) {
   }
   if (summary.path != VKSORT_PATH_NONE) {
     plan->kernel = k;
-    std::memcpy(push.storeXor, plan->storeXor, sizeof push.storeXor);
     push.numTiles = 1;
     return VKSORT_SUCCESS;
   }
@@ -199,6 +198,13 @@ VksortResult planSort(const Config& c, const VksortSortInfo& info, Plan* plan) {
   plan->histogramWorkgroups = histogramWorkgroups(c, count);
   push.numTiles = tiles;
   push.ringClear = tiles < c.t.ringSlots ? tiles : c.t.ringSlots;
+  // With an indirect count the one-workgroup kernel goes first: it sorts a
+  // live count that fits in its tile and sizes the other dispatches to the
+  // live count (one vkCmdDispatchIndirect each, so up to maxDispatchX tiles).
+  plan->headIndirect = info.countBuffer.buffer != VK_NULL_HANDLE && tiles <= c.maxDispatchX;
+  push.tileKeys = wg * kpt;
+  push.histogramKeys = c.histogramWorkgroupSize * kHistogramKeysPerInvocation;
+  push.histogramWorkgroups = plan->histogramWorkgroups;
   return VKSORT_SUCCESS;
 }
 

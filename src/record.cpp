@@ -4,6 +4,7 @@
 // submitted or waited on.
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 
 #include "internal.h"
 
@@ -99,6 +100,20 @@ VksortPush passPush(const Plan& plan, const Addresses& a, uint32_t pass) {
   return p;
 }
 
+// The push constants of a one-dispatch kernel: it reads keys (and values)
+// and writes buffer `out` (the one-workgroup kernel: writes buffer 1 first
+// and ping-pongs from pass to pass), mapping keys as it loads and as it
+// stores them.
+VksortPush oneDispatchPush(const Plan& plan, const Addresses& a, uint32_t out) {
+  VksortPush pc = plan.push;
+  pc.keysIn = a.keys[0];
+  pc.keysOut = a.keys[out];
+  pc.valuesIn = a.values[0];
+  pc.valuesOut = a.values[out];
+  std::memcpy(pc.storeXor, plan.storeXor, sizeof pc.storeXor);
+  return pc;
+}
+
 // The one-dispatch paths: one workgroup sorts every key. The bitonic
 // kernels write straight to the buffer that the pass count names; the
 // one-workgroup kernel reads keys, writes alt, and so on from pass to pass
@@ -107,12 +122,8 @@ void recordOneDispatch(const VksortSorter s, VkCommandBuffer cmd, const Plan& pl
   const Pipelines& p = s->pipelines;
   const VksortPath path = plan.summary.path;
   Label label(s, cmd, "vksort %s", vksortPathName(path));
-  VksortPush pc = plan.push;
   const uint32_t out = path == VKSORT_PATH_BITONIC || path == VKSORT_PATH_BITONIC_KEYS ? plan.summary.passes % 2 : 1;
-  pc.keysIn = a.keys[0];
-  pc.keysOut = a.keys[out];
-  pc.valuesIn = a.values[0];
-  pc.valuesOut = a.values[out];
+  const VksortPush pc = oneDispatchPush(plan, a, out);
   VkPipeline pipeline = path == VKSORT_PATH_BITONIC_KEYS    ? p.bitonicKeys[plan.kernel]
                         : path == VKSORT_PATH_BITONIC       ? p.bitonic[plan.kernel]
                         : path == VKSORT_PATH_ONE_WORKGROUP ? p.oneWorkgroup
@@ -123,13 +134,28 @@ void recordOneDispatch(const VksortSorter s, VkCommandBuffer cmd, const Plan& pl
 }
 
 // Onesweep: clear the temp header, the histogram kernel, then one reorder
-// dispatch per pass.
+// dispatch per pass. With plan.headIndirect the one-workgroup kernel clears
+// the header instead, sorts the live count itself where it fits, and sizes
+// the dispatches that follow to it (VKSORT_FLAG_HEAD_INDIRECT).
 void recordOnesweep(const VksortSorter s, VkCommandBuffer cmd, const VksortSortInfo& info, const Plan& plan,
                     const Addresses& a) {
   const bool midsize = plan.summary.path == VKSORT_PATH_MIDSIZE_ONESWEEP;
   const char* name = vksortPathName(plan.summary.path);
-  {
-    Label label(s, cmd, "vksort %s histogram", name);
+  // The dispatch commands the head writes, in temp.
+  const VkDeviceSize counters = info.temp.offset + VKSORT_TEMP_COUNTERS_OFFSET;
+  if (plan.headIndirect) {
+    Label label(s, cmd, "vksort %s head", name);
+    const bool wide = s->config.hasWideOneWorkgroup();
+    VksortPush pc = oneDispatchPush(plan, a, 1);
+    pc.flags |= VKSORT_FLAG_HEAD_INDIRECT;
+    bind(s, cmd, wide ? s->pipelines.wideOneWorkgroup : s->pipelines.oneWorkgroup);
+    push(s, cmd, pc);
+    s->fn.cmdDispatch(cmd, 1, 1, 1);
+    barrier(s, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+            VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  } else {
+    Label label(s, cmd, "vksort %s clear", name);
     // The header (histograms and counters) starts at zero for every sort.
     // The fill is a write after the writes of an earlier sort on the same
     // temp range, perhaps in this command buffer: vksort orders them itself,
@@ -140,11 +166,17 @@ void recordOnesweep(const VksortSorter s, VkCommandBuffer cmd, const VksortSortI
             VK_ACCESS_TRANSFER_WRITE_BIT);
     s->fn.cmdFillBuffer(cmd, info.temp.buffer, info.temp.offset, VKSORT_TEMP_HEADER_BYTES, 0);
     computeBarrier(s, cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  }
+  {
+    Label label(s, cmd, "vksort %s histogram", name);
     VksortPush pc = plan.push;
     pc.keysIn = a.keys[0];
     bind(s, cmd, s->pipelines.histogram);
     push(s, cmd, pc);
-    s->fn.cmdDispatch(cmd, plan.histogramWorkgroups, 1, 1);
+    if (plan.headIndirect)
+      s->fn.cmdDispatchIndirect(cmd, info.temp.buffer, counters + 4 * VKSORT_CTR_HISTOGRAM_DISPATCH);
+    else
+      s->fn.cmdDispatch(cmd, plan.histogramWorkgroups, 1, 1);
   }
   bind(s, cmd, midsize ? s->pipelines.midsizeOnesweep : s->pipelines.onesweep);
   const uint32_t passes = plan.summary.passes;
@@ -152,7 +184,10 @@ void recordOnesweep(const VksortSorter s, VkCommandBuffer cmd, const VksortSortI
     Label label(s, cmd, "vksort %s pass %u/%u", name, pass + 1, passes);
     computeBarrier(s, cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
     push(s, cmd, passPush(plan, a, pass));
-    dispatchTiles(s, cmd, plan.summary.tiles);
+    if (plan.headIndirect)
+      s->fn.cmdDispatchIndirect(cmd, info.temp.buffer, counters + 4 * VKSORT_CTR_TILES_DISPATCH);
+    else
+      dispatchTiles(s, cmd, plan.summary.tiles);
   }
 }
 

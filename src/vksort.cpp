@@ -224,7 +224,7 @@ VksortResult vksortGetMemoryRequirements(VksortSorter s, uint32_t maxCount, Vkso
   }
   req->tempSize = tempBytes(c, maxCount);
   req->tempAlignment = kTempAlignment;
-  req->tempUsage = storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  req->tempUsage = storage | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
   req->countSize = 4;
   req->countAlignment = 4;
   req->countUsage = storage;
