@@ -75,9 +75,12 @@
 //    Put a barrier from there to your consumer. The other ranges (and temp)
 //    hold scratch data; wait on the same stage before reusing them.
 //  - vksort records its own barriers between its dispatches. It uses
-//    vkCmdFillBuffer (transfer stage) on the temp range (Onesweep only), then
-//    compute dispatches. With a timestamp query pool it writes two
-//    timestamps. It binds its own compute pipeline and push constants: after
+//    vkCmdFillBuffer (transfer stage) on the temp range (Onesweep only,
+//    without an indirect count), then compute dispatches; with an indirect
+//    count, Onesweep's dispatches after the first are vkCmdDispatchIndirect
+//    with commands that the first writes to temp (so tempUsage includes
+//    VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT). With a timestamp query pool it
+//    writes two timestamps. It binds its own compute pipeline and push constants: after
 //    vksortRecordSort the compute pipeline binding and the push-constant
 //    contents are undefined. No descriptor sets are used or disturbed.
 //
@@ -375,9 +378,14 @@ typedef struct VksortSortInfo {
   uint32_t endBit;
   // Optional indirect count: a u32 read by the GPU when the sort executes,
   // e.g. written by a culling pass. Values above `count` are clamped to
-  // `count`. The work is sized for `count`; tiles past the real count exit at
-  // once. Keys and values from the live count up to `count` are neither read
-  // nor written. buffer == VK_NULL_HANDLE: use `count` as is.
+  // `count`. The path is the one for `count` (vksortGetSortPlan). On
+  // Onesweep's multi-tile paths its first dispatch reads the live count,
+  // sorts it in one workgroup where it fits there (the one-workgroup path's
+  // size), and sizes the other dispatches to it (vkCmdDispatchIndirect;
+  // none where it sorted). Elsewhere the work is sized for `count` and
+  // tiles past the live count exit at once. Keys and values from the live
+  // count up to `count` are neither read nor written. buffer ==
+  // VK_NULL_HANDLE: use `count` as is.
   VksortBufferRange countBuffer;
   // Optional profiling hook: when not VK_NULL_HANDLE, vksort writes a
   // timestamp to query firstTimestampQuery before its first command

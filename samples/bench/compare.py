@@ -89,17 +89,21 @@ def load(paths):
 
 
 def group_key(row):
+    """The join key; indirect_max: the maxCount of a sort with an indirect count (N is then the live count), 0 if
+    none."""
     return (row["key"], row["value"], row["dist"], bool(row["descending"]), int(row["begin_bit"]),
-            int(row["end_bit"]))
+            int(row["end_bit"]), int(row.get("indirect_max") or 0))
 
 
 def label(g):
-    key, value, dist, desc, b, e = g
+    key, value, dist, desc, b, e, indirect = g
     s = f"key={key} value={value} dist={dist}"
     if desc:
         s += " descending"
     if (b, e) != (0, KEY_BITS.get(key, 32)):
         s += f" bits=[{b},{e})"
+    if indirect:
+        s += f" indirect_max={indirect}"
     return s
 
 
@@ -150,13 +154,13 @@ def describe(rows, algorithms):
 
 
 def sort_group(g):
-    key, value, dist, desc, b, e = g
+    key, value, dist, desc, b, e, indirect = g
     order = ["u32", "i32", "f32", "u64", "i64", "f64"]
     values = ["none", "u32", "u64", "index"]
     dists = ["uniform", "lowentropy", "morton", "presorted"]
     idx = lambda lst, x: lst.index(x) if x in lst else len(lst)
     return (dists.index(dist) if dist in dists else len(dists), idx(order, key), idx(values, value), str(dist),
-            str(key), str(value), desc, b, e)
+            str(key), str(value), desc, b, e, indirect)
 
 
 def tables(rows):
@@ -223,7 +227,7 @@ def plot(rows, path, key, value, dist):
               "the tables above are complete. Install it with: python3 -m pip install matplotlib",
               file=sys.stderr)
         return False
-    g = (key, value, dist, False, 0, KEY_BITS.get(key, 32) if dist != "morton" else 30)
+    g = (key, value, dist, False, 0, KEY_BITS.get(key, 32) if dist != "morton" else 30, 0)
     series = {}
     for (algo, gg, n), r in rows.items():
         if gg == g and r.get("verified", True) and kps(r):

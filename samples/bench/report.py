@@ -75,7 +75,7 @@ def path_of(row, rows):
 
 
 def group_label(g):
-    key, value, dist, desc, begin, end = g
+    key, value, dist, desc, begin, end, indirect = g
     s = key if value == "none" else f"{key} ({'index' if value == 'index' else value})"
     if dist != "uniform":
         s += f", {dist}"
@@ -83,6 +83,8 @@ def group_label(g):
         s += ", descending"
     if (begin, end) != (0, compare.KEY_BITS.get(key, 32)):
         s += f", bits [{begin}, {end})"
+    if indirect:
+        s += f", indirect count, maxCount {fmt_n(indirect)}"
     return s
 
 

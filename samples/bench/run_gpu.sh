@@ -11,6 +11,8 @@
 #       Vulkan's 48 KiB of shared memory per SM would hold it: u32 keys, u32
 #       pairs and u64 keys at 2^20, 2^24, 2^26, 2^28 (extra columns in
 #       compare.md)
+#   (e) vksort alone, u32 keys and u32 pairs with an indirect count:
+#       maxCount 2^20, live counts 1,024, 65,536 and 2^20
 # Every row is verified (bench_common.h); a wrong result fails the script but
 # the other sets still run.
 #
@@ -87,6 +89,11 @@ main() {
   # (c) distributions.
   for d in lowentropy morton presorted; do
     both "c-$d" --dist "$d" --sizes 16777216,268435456
+  done
+  # (e) vksort with an indirect count: buffers and recorded count for 2^20
+  # keys, live counts from 1,024 up (no CUB rows).
+  for v in none u32; do
+    step "$vkb" --runs "$runs" --json "$tmp/vk-e-$v.jsonl" --value "$v" --indirect-max 1048576 --sizes 1024,65536,1048576
   done
   # (d) CUB at Vulkan's shared-memory budget.
   if [ -x "$cubb" ]; then
