@@ -174,10 +174,12 @@ def page(rows, date, plot_rel, jsonl_rel, jsonl_shown):
     ]
     if held:
         out += [
-            "Through Vulkan, this driver gives a compute pipeline 48 KiB of shared memory per SM, so one",
-            "1024-invocation vksort tile runs per SM; CUDA gives the same SM 228 KiB, and CUB's onesweep kernel runs",
-            "two blocks per SM. The columns \"CUB, one block per SM\" run CUB's own kernel with the shared memory that",
-            f"Vulkan would give it (`cub_bench --carveout 14`, rows \"{held[0]}\"), which leaves it one block per SM.",
+            "Through Vulkan, this driver gives a compute pipeline 48 KiB of shared memory per SM; CUDA gives the",
+            "same SM 228 KiB, and CUB's onesweep kernel runs two blocks per SM. vksort's tiles for 32-bit keys alone",
+            "(512 x 16 keys, staged through shared memory in two rounds) run two per SM, its 1024-invocation tiles",
+            "for pairs and 64-bit keys one per SM. The columns \"CUB, one block per SM\" run CUB's own kernel with",
+            f"the shared memory that Vulkan would give it (`cub_bench --carveout 14`, rows \"{held[0]}\"), which",
+            "leaves it one block per SM.",
         ]
     else:
         out += ["This run has no rows of CUB held to one block per SM (`cub_bench --carveout 14`)."]
