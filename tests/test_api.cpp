@@ -329,6 +329,7 @@ TEST_CASE("the temporary buffer has a constant size, independent of N (Onesweep)
   CHECK(b.altSize == b.keysSize);
   CHECK((a.tempUsage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) != 0);
   CHECK((a.tempUsage & VK_BUFFER_USAGE_TRANSFER_DST_BIT) != 0);
+  CHECK((a.tempUsage & VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT) != 0);  // Onesweep with an indirect count
   CHECK((a.keysUsage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) != 0);
   MESSAGE("temp bytes: " << a.tempSize);
 }

@@ -19,8 +19,11 @@ void indirectCounts(const SorterHolder& s, const ValueInfo& value, const std::st
   const uint32_t maxCount = 3 * t + 5;
   const std::vector<uint64_t> keys = makeKeys(maxCount, kKeys[0], Dist::Few, rng);
   const SortCase c = makeCase(kKeys[0], value, false, kAllBits, what);
-  for (int64_t count : {int64_t(0), int64_t(1), int64_t(t), int64_t(maxCount - 1), int64_t(maxCount),
-                        int64_t(maxCount + 7), int64_t(0xffffffffu)})
+  // Onesweep's first dispatch sorts a live count up to the one-workgroup
+  // path's size itself, and sizes the others to larger ones.
+  const int64_t oneWorkgroup = s.oneWorkgroupKeys();
+  for (int64_t count : {int64_t(0), int64_t(1), oneWorkgroup, oneWorkgroup + 1, int64_t(t), int64_t(maxCount - 1),
+                        int64_t(maxCount), int64_t(maxCount + 7), int64_t(0xffffffffu)})
     checkTypedSort(s, c, keys, count);
   checkTypedSort(s, makeCase(kKeys[0], value, true, {0, 30, "bits [0,30)"}, what), keys, 2 * t + 1);
 }

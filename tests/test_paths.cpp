@@ -337,23 +337,13 @@ TEST_CASE("both algorithms: 64-bit keys and values staged a word at a time") {
   }
 }
 
-TEST_CASE("both algorithms: the sorted tile staged in rounds") {
-  // The tile's keys and values stay in registers and go out through shared
-  // memory in stagingRounds rounds (tile_sort.glsl): rounds of equal and of
-  // unequal size, one key per invocation per round, and 64-bit items staged
-  // a word at a time in each round (a tile whose round is too large for both
-  // words of every item).
-  auto rng = caseRng(35);
-  const uint32_t sg = deviceSubgroupSize();
-  const uint32_t maxShared = gCtx->properties.limits.maxComputeSharedMemorySize;
-  const uint32_t wg = std::min(16 * sg, 512u);
-  // As in the case above: one word per key of a round beside the other arrays.
-  const uint32_t wideRound = std::min(40u, (maxShared / 4 - 1100 - wg / sg) / wg);
-  REQUIRE(2 * wg * wideRound * 4 > maxShared);
-  struct Shape {
-    uint32_t keysPerThread, rounds;
-  };
-  const Shape shapes[] = {{8, 2}, {7, 3}, {5, 5}, {2 * wideRound - 1, 2}};
+namespace {
+
+// Sorts of every kind of item through tiles of wg x keysPerThread keys staged
+// in `rounds` rounds, at a partial tile, a tile and a key, and three tiles
+// and a few keys; returns the number of sorts.
+int checkRounds(VksortAlgorithm algorithm, uint32_t radixBits, uint32_t wg, uint32_t keysPerThread, uint32_t rounds,
+                std::mt19937_64& rng) {
   struct Type {
     int key, value;
     bool descending;
@@ -361,32 +351,59 @@ TEST_CASE("both algorithms: the sorted tile staged in rounds") {
   };
   const Type types[] = {{0, 0, false, 0}, {2, 1, true, 0}, {1, 3, false, 24}, {3, 2, false, 0}, {5, 0, true, 0}};
   int sorts = 0;
-  for (VksortAlgorithm algorithm : {VKSORT_ALGORITHM_ONESWEEP, VKSORT_ALGORITHM_PORTABLE}) {
-    for (const Shape& shape : shapes) {
-      for (const Type& t : types) {
-        VksortTuning tuning{};
-        tuning.workgroupSize = wg;
-        tuning.keysPerThread = shape.keysPerThread;
-        tuning.stagingRounds = shape.rounds;
-        tuning.midsizeMaxCount = VKSORT_TUNING_OFF;
-        tuning.oneWorkgroupSize = wg;  // every count here above one workgroup's wg keys
-        tuning.oneWorkgroupKeysPerThread = 1;
-        SorterHolder s(&tuning, kKeys[t.key].type, kValues[t.value].type, algorithm);
-        VksortTuning used{};
-        REQUIRE(vksortGetTuning(s.sorter, &used) == VKSORT_SUCCESS);
-        REQUIRE(used.stagingRounds == shape.rounds);
-        const std::string what = std::string(algorithm == VKSORT_ALGORITHM_ONESWEEP ? "Onesweep" : "portable") + ", " +
-                                 std::to_string(wg) + " x " + std::to_string(shape.keysPerThread) + " tiles in " +
-                                 std::to_string(shape.rounds) + " rounds";
-        for (uint32_t n : {s.tile() - 1, s.tile() + 1, 3 * s.tile() + 7}) {
-          checkTypedSort(s,
-                         makeCase(kKeys[t.key], kValues[t.value], t.descending,
-                                  {0, t.endBit, t.endBit ? "bits [0,24)" : "all bits"}, what),
-                         makeKeys(n, kKeys[t.key], Dist::Uniform, rng));
-          ++sorts;
-        }
-      }
+  for (const Type& t : types) {
+    VksortTuning tuning{};
+    tuning.workgroupSize = wg;
+    tuning.keysPerThread = keysPerThread;
+    tuning.stagingRounds = rounds;
+    tuning.midsizeMaxCount = VKSORT_TUNING_OFF;
+    tuning.oneWorkgroupSize = std::min(wg, 64u);  // every count here above the one-workgroup path's
+    tuning.oneWorkgroupKeysPerThread = 1;
+    SorterHolder s(&tuning, kKeys[t.key].type, kValues[t.value].type, algorithm, radixBits);
+    VksortTuning used{};
+    REQUIRE(vksortGetTuning(s.sorter, &used) == VKSORT_SUCCESS);
+    REQUIRE(used.stagingRounds == rounds);
+    const std::string what = std::string(algorithm == VKSORT_ALGORITHM_ONESWEEP ? "Onesweep" : "portable") + ", " +
+                             std::to_string(wg) + " x " + std::to_string(keysPerThread) + " tiles in " +
+                             std::to_string(rounds) + " rounds";
+    for (uint32_t n : {s.tile() - 1, s.tile() + 1, 3 * s.tile() + 7}) {
+      checkTypedSort(s,
+                     makeCase(kKeys[t.key], kValues[t.value], t.descending,
+                              {0, t.endBit, t.endBit ? "bits [0,24)" : "all bits"}, what),
+                     makeKeys(n, kKeys[t.key], Dist::Uniform, rng));
+      ++sorts;
     }
   }
+  return sorts;
+}
+
+}  // namespace
+
+TEST_CASE("both algorithms: the sorted tile staged in rounds") {
+  // The tile's keys and values stay in registers and go out through shared
+  // memory in stagingRounds rounds (tile_sort.glsl): rounds of equal and of
+  // unequal size, and one key per invocation per round.
+  auto rng = caseRng(35);
+  const uint32_t wg = std::min(16 * deviceSubgroupSize(), 512u);
+  struct Shape {
+    uint32_t keysPerThread, rounds;
+  };
+  const Shape shapes[] = {{8, 2}, {7, 3}, {5, 5}};
+  int sorts = 0;
+  for (VksortAlgorithm algorithm : {VKSORT_ALGORITHM_ONESWEEP, VKSORT_ALGORITHM_PORTABLE})
+    for (const Shape& shape : shapes) sorts += checkRounds(algorithm, 0, wg, shape.keysPerThread, shape.rounds, rng);
   MESSAGE("sorts with the tile staged in rounds checked: " << sorts);
+}
+
+TEST_CASE("portable: 64-bit items staged a word at a time in each round") {
+  // Rounds too large for both words of every 64-bit item: each round stages
+  // the low words, then the high words. 4-bit digits keep the per-subgroup
+  // histograms small, so that 256 invocations with few keys each fill a
+  // round (the code is tile_sort.glsl's, which Onesweep shares).
+  auto rng = caseRng(36);
+  const uint32_t maxShared = gCtx->properties.limits.maxComputeSharedMemorySize;
+  const uint32_t wg = 256;  // lavapipe's largest workgroup with full subgroups of 8
+  const uint32_t round = maxShared / (8 * wg) + 1;  // keys per invocation per round
+  REQUIRE(2 * wg * round * 4 > maxShared);
+  checkRounds(VKSORT_ALGORITHM_PORTABLE, 4, wg, 2 * round - 1, 2, rng);
 }
