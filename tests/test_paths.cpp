@@ -402,7 +402,7 @@ TEST_CASE("portable: 64-bit items staged a word at a time in each round") {
   // round (the code is tile_sort.glsl's, which Onesweep shares).
   auto rng = caseRng(36);
   const uint32_t maxShared = gCtx->properties.limits.maxComputeSharedMemorySize;
-  const uint32_t wg = 256;  // lavapipe's largest workgroup with full subgroups of 8
+  const uint32_t wg = 256;                          // lavapipe's largest workgroup with full subgroups of 8
   const uint32_t round = maxShared / (8 * wg) + 1;  // keys per invocation per round
   REQUIRE(2 * wg * round * 4 > maxShared);
   checkRounds(VKSORT_ALGORITHM_PORTABLE, 4, wg, 2 * round - 1, 2, rng);
