@@ -57,14 +57,21 @@ const uint ROUNDS = SHARED_PASSES ? 1u : STAGING_ROUNDS;
 const uint ROUND_ITEMS = (KEYS_PER_THREAD + ROUNDS - 1u) / ROUNDS;
 const uint ROUND_KEYS = WG_SIZE * ROUND_ITEMS;
 const bool SPLIT_WORDS = ONE_WORD_STAGING && !SHARED_PASSES;
-const uint TILE_WORDS =
+const uint UNPADDED_TILE_WORDS =
     SHARED_PASSES ? TILE * (KEY_WORDS + VALUE_WORDS) : SPLIT_WORDS ? ROUND_KEYS : ROUND_KEYS * ITEM_WORDS;
 const uint VALUE_BASE = SHARED_PASSES ? TILE * KEY_WORDS : 0u;
+// Tile word w lives at sWork[padded(w)]: one word of padding after every 32.
+// A tile holds about TILE / 256 keys of each digit, so the ranks of a
+// subgroup's items with consecutive digits (nearly sorted keys) are that far
+// apart; with 32 keys per digit all 32 stores of a subgroup would hit one
+// bank of shared memory.
+uint padded(uint w) { return w + (w >> 5u); }
+const uint TILE_WORDS = UNPADDED_TILE_WORDS + UNPADDED_TILE_WORDS / 32u;
 const uint WORK_WORDS = TILE_WORDS > HIST_WORDS ? TILE_WORDS : HIST_WORDS;
 
 // First the per-subgroup digit histograms, then (after their prefixes are in
 // registers) one round of the locally sorted keys of the tile at a time,
-// then of its values.
+// then of its values, at padded word indices.
 shared uint sWork[WORK_WORDS];
 // Per digit, for the kernel: typically the tile's count, then (global start
 // - local start), which writeKeys reads.
@@ -126,10 +133,10 @@ void loadTile(uint pass, uint tileStart, uint tileCount) {
     const uint idx = itemIndex(i);
     uvec2 k = uvec2(0u), v = uvec2(0u);
     if (fromShared && idx < tileCount) {
-      k.x = sWork[idx];
-      if (KEY_WORDS == 2) k.y = sWork[TILE + idx];
-      if (VALUE_WORDS >= 1) v.x = sWork[VALUE_BASE + idx];
-      if (VALUE_WORDS == 2) v.y = sWork[VALUE_BASE + TILE + idx];
+      k.x = sWork[padded(idx)];
+      if (KEY_WORDS == 2) k.y = sWork[padded(TILE + idx)];
+      if (VALUE_WORDS >= 1) v.x = sWork[padded(VALUE_BASE + idx)];
+      if (VALUE_WORDS == 2) v.y = sWork[padded(VALUE_BASE + TILE + idx)];
     } else if (idx < tileCount) {
       k = loadKey(pass, tileStart + idx);
       if (VALUE_INDEX && pass == 0u)
@@ -241,14 +248,14 @@ void scanTileDigits(uint tileCount) {
 }
 
 // Stores the words of this invocation's items whose ranks fall in round r
-// at sWork[base + rank - r ROUND_KEYS] (with both, the high words ROUND_KEYS
+// as tile word base + rank - r ROUND_KEYS (with both, the high words ROUND_KEYS
 // further on).
 void stageRound(uint r, uint tileCount, uint base, uint lo[KEYS_PER_THREAD], uint hi[KEYS_PER_THREAD], bool both) {
   [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
     const uint s = gOffs[i] - r * ROUND_KEYS;
     if (itemIndex(i) < tileCount && (ROUNDS == 1u || s < ROUND_KEYS)) {
-      sWork[base + s] = lo[i];
-      if (both) sWork[base + ROUND_KEYS + s] = hi[i];
+      sWork[padded(base + s)] = lo[i];
+      if (both) sWork[padded(base + ROUND_KEYS + s)] = hi[i];
     }
   }
 }
@@ -276,7 +283,7 @@ uint stagedPosition(uint r, uint i) { return sortedPosition(i) - r * ROUND_KEYS;
 void stageHighWords(uint r, uint tileCount, out uint lo[KEYS_PER_THREAD], uint hi[KEYS_PER_THREAD]) {
   [[unroll]] for (uint j = 0; j < ROUND_ITEMS; ++j) {
     const uint i = r * ROUND_ITEMS + j;
-    if (i < KEYS_PER_THREAD) lo[i] = sortedPosition(i) < tileCount ? sWork[stagedPosition(r, i)] : 0u;
+    if (i < KEYS_PER_THREAD) lo[i] = sortedPosition(i) < tileCount ? sWork[padded(stagedPosition(r, i))] : 0u;
   }
   barrier();
   stageRound(r, tileCount, 0u, hi, hi, false);
@@ -303,8 +310,8 @@ void writeKeys(uint pass, uint tileCount) {
       const uint p = sortedPosition(i), s = stagedPosition(r, i);
       gDst[i] = 0u;
       if (p < tileCount) {
-        uvec2 k = uvec2(sWork[s], 0u);
-        if (KEY_WORDS == 2) k = SPLIT_WORDS ? uvec2(lo[i], k.x) : uvec2(k.x, sWork[ROUND_KEYS + s]);
+        uvec2 k = uvec2(sWork[padded(s)], 0u);
+        if (KEY_WORDS == 2) k = SPLIT_WORDS ? uvec2(lo[i], k.x) : uvec2(k.x, sWork[padded(ROUND_KEYS + s)]);
         gDst[i] = sDigitBase[digitOf(k, pass)] + p;
         // pc.storeXor is zero before the last dispatch; ONE_WORKGROUP checks the pass.
         storeKeyWords(keysOut(pass), gDst[i], ONE_WORKGROUP && pass + 1u != pc.passes ? k : fromSortBits(k));
@@ -330,11 +337,12 @@ void writeValues(uint pass, uint tileCount) {
       const uint p = sortedPosition(i), s = stagedPosition(r, i);
       if (p < tileCount) {
         if (VALUE_WORDS == 1)
-          U32Buf(valuesOut(pass)).v[gDst[i]] = sWork[VALUE_BASE + s];
+          U32Buf(valuesOut(pass)).v[gDst[i]] = sWork[padded(VALUE_BASE + s)];
         else if (!SPLIT_WORDS)
-          U32x2Buf(valuesOut(pass)).v[gDst[i]] = uvec2(sWork[VALUE_BASE + s], sWork[VALUE_BASE + ROUND_KEYS + s]);
+          U32x2Buf(valuesOut(pass)).v[gDst[i]] =
+              uvec2(sWork[padded(VALUE_BASE + s)], sWork[padded(VALUE_BASE + ROUND_KEYS + s)]);
         else
-          U32x2Buf(valuesOut(pass)).v[gDst[i]] = uvec2(lo[i], sWork[s]);
+          U32x2Buf(valuesOut(pass)).v[gDst[i]] = uvec2(lo[i], sWork[padded(s)]);
       }
     }
   }

@@ -28,6 +28,10 @@ VksortResult chooseTypes(const VksortCreateInfo& ci, Config* c) {
   return VKSORT_SUCCESS;
 }
 
+// The words of shared memory that `words` tile words take: tile_sort.glsl
+// pads one word after every 32.
+uint64_t paddedWords(uint64_t words) { return words + words / 32; }
+
 // Shared memory of onesweep.comp, in bytes, for a tile shape (mirrors its
 // shared declarations: sWork, sDigitBase, sTile, sScan, sScanTotals, and
 // the look-back's sLookPrefix, sLookCount, sLookMissing). The portable
@@ -38,7 +42,7 @@ VksortResult chooseTypes(const VksortCreateInfo& ci, Config* c) {
 // between passes. 64-bit arithmetic: tunings may be absurd.
 uint64_t onesweepSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t itemWords) {
   const uint64_t subgroups = wg / sg;
-  const uint64_t tile = uint64_t(wg) * kpt * itemWords, hist = subgroups * VKSORT_RADIX;
+  const uint64_t tile = paddedWords(uint64_t(wg) * kpt * itemWords), hist = subgroups * VKSORT_RADIX;
   return ((tile > hist ? tile : hist) + VKSORT_RADIX + 1 + VKSORT_RADIX + subgroups + 1 + 2 * VKSORT_RADIX + 2) * 4;
 }
 
@@ -47,7 +51,7 @@ uint64_t onesweepSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t it
 // digits); the count and scan kernels need less.
 uint64_t portableSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t itemWords, uint32_t radixBits) {
   const uint64_t subgroups = wg / sg, radix = uint64_t(1) << radixBits;
-  const uint64_t tile = uint64_t(wg) * kpt * itemWords, hist = subgroups * radix;
+  const uint64_t tile = paddedWords(uint64_t(wg) * kpt * itemWords), hist = subgroups * radix;
   return ((tile > hist ? tile : hist) + 2 * radix + subgroups + 1) * 4;
 }
 
