@@ -119,7 +119,7 @@ VksortTuning defaultTuning(const DeviceInfo& info, const Config& c) {
   VksortTuning d{};
   // Reorder tiles: up to 16 subgroups keeps the per-subgroup histograms at
   // 16 KiB. On NVIDIA, 32-bit keys alone run 512 x 16 keys staged in two
-  // rounds: 20 KiB of shared memory and 64 registers per invocation, so that
+  // rounds: 21 KiB of shared memory and 64 registers per invocation, so that
   // two workgroups share a multiprocessor. Keys with values and 64-bit keys
   // run 1024 invocations, one workgroup per multiprocessor (64-bit items go
   // through shared memory a word at a time), where two rounds gain little at
