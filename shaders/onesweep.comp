@@ -166,20 +166,22 @@ void sortTile(uint pass) {
 bool headIndirectSort() {
   const uint count = sortCount();
   const bool here = count <= TILE;
-  const uint histogramGroups = here ? 0u : min(pc.histogramWorkgroups, (count + pc.histogramKeys - 1u) / pc.histogramKeys);
+  const uint histogramGroups =
+      here ? 0u : min(pc.histogramWorkgroups, (count + pc.histogramKeys - 1u) / pc.histogramKeys);
   const uint tileGroups = here ? 0u : (count + pc.tileKeys - 1u) / pc.tileKeys;
+  // Header words, the dispatch commands' among them (x, then y and z).
   U32Buf header = tempU32();
-  const uint dispatchBase = VKSORT_TEMP_COUNTERS_OFFSET / 4u;
+  const uint histogramDispatch = VKSORT_TEMP_COUNTERS_OFFSET / 4u + VKSORT_CTR_HISTOGRAM_DISPATCH;
+  const uint tilesDispatch = VKSORT_TEMP_COUNTERS_OFFSET / 4u + VKSORT_CTR_TILES_DISPATCH;
   for (uint base = 0; base < VKSORT_TEMP_HEADER_BYTES / 4u; base += WG_SIZE) {
     const uint i = base + gl_LocalInvocationIndex;
     uint v = 0u;
-    if (i == dispatchBase + VKSORT_CTR_HISTOGRAM_DISPATCH)
+    if (i == histogramDispatch)
       v = histogramGroups;
-    else if (i == dispatchBase + VKSORT_CTR_TILES_DISPATCH)
+    else if (i == tilesDispatch)
       v = tileGroups;
-    else if (i == dispatchBase + VKSORT_CTR_HISTOGRAM_DISPATCH + 1u || i == dispatchBase + VKSORT_CTR_HISTOGRAM_DISPATCH + 2u ||
-             i == dispatchBase + VKSORT_CTR_TILES_DISPATCH + 1u || i == dispatchBase + VKSORT_CTR_TILES_DISPATCH + 2u)
-      v = 1u;  // y and z
+    else if (i - (histogramDispatch + 1u) < 2u || i - (tilesDispatch + 1u) < 2u)
+      v = 1u;
     if (i < VKSORT_TEMP_HEADER_BYTES / 4u) header.v[i] = v;
   }
   return here;
