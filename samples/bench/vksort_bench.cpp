@@ -335,7 +335,8 @@ int main(int argc, char** argv) {
   const char* commit = std::getenv("VKSORT_COMMIT") ? std::getenv("VKSORT_COMMIT") : VKSORT_GIT_COMMIT;
   std::printf("device: %s (%s), commit %s\n", ctx.deviceName().c_str(), ctx.driverDescription().c_str(), commit);
   std::printf(
-      "key %s, value %s, dist %s, %s, bits [%u, %u), tile %u x %u in %u rounds; median of %d runs after %d warm-up\n",
+      "key %s, value %s, dist %s, %s, bits [%u, %u), tile %u x %u (staging rounds: %u); median of %d runs after %d "
+      "warm-up\n",
       key.name, bench::kValueNames[opt.value], bench::kDistNames[opt.dist], opt.descending ? "descending" : "ascending",
       opt.beginBit, opt.endBit, shape.workgroupSize, shape.keysPerThread, shape.stagingRounds, opt.runs, opt.warmup);
   // Milliseconds between two timestamps of the compute queue.
