@@ -310,7 +310,7 @@ TEST_CASE("both algorithms: 64-bit keys and values staged a word at a time") {
   const uint32_t maxShared = gCtx->properties.limits.maxComputeSharedMemorySize;
   const uint32_t wg = std::min(16 * sg, 512u);
   // Room for the tile at one word per key beside the kernels' other shared
-  // arrays (about 1,100 words: onesweepSharedBytes in vksort.cpp).
+  // arrays (about 1,100 words, and one padding word per 32: onesweepSharedBytes in tuning.cpp).
   const uint32_t kpt = std::min(40u, (maxShared / 4 - 1100 - wg / sg) / wg);
   REQUIRE(2 * wg * kpt * 4 > maxShared);
   struct Type {
