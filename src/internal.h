@@ -167,7 +167,10 @@ struct Config {
 
   uint32_t tileKeys() const { return t.workgroupSize * t.keysPerThread; }
   uint32_t oneWorkgroupKeys() const { return t.oneWorkgroupSize * t.oneWorkgroupKeysPerThread; }
-  bool hasWideOneWorkgroup() const { return t.oneWorkgroupMaxCount > oneWorkgroupKeys(); }
+  // The one-workgroup paths (VKSORT_TUNING_OFF: none; the one-workgroup
+  // kernel still heads Onesweep sorts with an indirect count).
+  bool hasOneWorkgroup() const { return t.oneWorkgroupMaxCount != VKSORT_TUNING_OFF; }
+  bool hasWideOneWorkgroup() const { return hasOneWorkgroup() && t.oneWorkgroupMaxCount > oneWorkgroupKeys(); }
   bool hasMidsize() const { return t.midsizeMaxCount != VKSORT_TUNING_OFF; }
   uint32_t keyBits() const { return 32 * keyWords; }
   uint32_t keyBytes() const { return 4 * keyWords; }
@@ -195,17 +198,94 @@ constexpr uint32_t kScanBlock = 2048;
 // The temp bytes a sort of up to count keys needs.
 VkDeviceSize tempBytes(const Config& c, uint32_t count);
 
+// The kernels a sorter may have, one pipeline each (Pipelines::kernel).
+enum Kernel : uint8_t {
+  kKernelHistogram,                         // histogram.comp
+  kKernelOnesweep,                          // onesweep.comp in the tile shape
+  kKernelMidsizeOnesweep,                   // onesweep.comp in the one-workgroup tile shape
+  kKernelOneWorkgroup,                      // onesweep.comp with ONE_WORKGROUP
+  kKernelWideOneWorkgroup,                  // the same, twice as wide
+  kKernelBitonic,                           // bitonic.comp, up to bitonicMaxCount keys; + c: up to bitonicMaxCount >> c
+  kKernelBitonicKeys = kKernelBitonic + 3,  // bitonic keys-only; + c: up to bitonicKeysMaxCount >> c
+  kKernelPortableCount = kKernelBitonicKeys + 3,
+  kKernelPortableReduce,     // portable_scan.comp, SCAN_STEP 0: the blocks' sums
+  kKernelPortableScanSums,   // SCAN_STEP 1: the scan of the block sums
+  kKernelPortableDownsweep,  // SCAN_STEP 2: each block's scan, from its sum's prefix
+  kKernelPortableScatter,
+  kKernelCount
+};
+// The name of a kernel, as pipelines are named in error messages.
+const char* kernelName(Kernel k);
+
+// One command of a sort, as recordPlan records it into the caller's
+// command buffer.
+enum CommandType : uint8_t {
+  kCmdTimestamp,         // vkCmdWriteTimestamp: query firstTimestampQuery + query (0 at the top, 1 at the bottom)
+  kCmdBeginLabel,        // vkCmdBeginDebugUtilsLabelEXT "vksort <path> <label>" (labelName), " p/passes" for a pass
+  kCmdEndLabel,          // vkCmdEndDebugUtilsLabelEXT
+  kCmdBarrier,           // vkCmdPipelineBarrier with one VkMemoryBarrier
+  kCmdFillHeader,        // vkCmdFillBuffer: zeroes the first VKSORT_TEMP_HEADER_BYTES of temp
+  kCmdDispatch,          // vkCmdDispatch(groups[0], groups[1], 1) of `kernel`
+  kCmdDispatchIndirect,  // vkCmdDispatchIndirect of `kernel`, the command at `indirectOffset` bytes into temp
+};
+
+// What a labelled group of commands does (VksortCreateInfo::debugLabels);
+// the labels from kLabelPass on belong to one pass.
+enum Label : uint8_t {
+  kLabelSort,
+  kLabelHead,
+  kLabelClear,
+  kLabelHistogram,
+  kLabelPass,
+  kLabelCount,
+  kLabelScan,
+  kLabelScatter
+};
+// The label's words after "vksort <path>" ("" for kLabelSort); passes are
+// numbered from 1.
+const char* labelName(Label l);
+
+// The push constants of a dispatch, from Plan::push and the buffers.
+enum PushKind : uint8_t {
+  kPushPass,         // digit pass `pass`: reads keys[pass % 2] (and values), writes the other buffer
+  kPushOneDispatch,  // reads keys, writes buffer `pass` (0 keys, 1 alt; the one-workgroup kernel then ping-pongs)
+  kPushHead,         // kPushOneDispatch to alt, heading a Onesweep sort with an indirect count
+};
+
+struct Command {
+  CommandType type;
+  Kernel kernel;  // dispatches
+  PushKind push;  // dispatches
+  Label label;    // kCmdBeginLabel
+  uint8_t pass;   // dispatches and labels of a pass: the pass; kPushOneDispatch: the output buffer
+  union {
+    // kCmdDispatch: workgroups in x and y. Onesweep's tile dispatches are
+    // recorded as several of at most maxComputeWorkGroupCount[0] workgroups
+    // each, with no barrier between them: their workgroups take tiles from
+    // an atomic counter, so they form one grid.
+    uint32_t groups[2];
+    uint32_t indirectOffset;  // kCmdDispatchIndirect: bytes from the start of temp
+    uint32_t query;           // kCmdTimestamp
+    struct {                  // kCmdBarrier
+      VkPipelineStageFlags srcStage, dstStage;
+      VkAccessFlags srcAccess, dstAccess;
+    } barrier;
+  };
+};
+
+// The most commands a sort records: the portable algorithm with 1-bit digits
+// on 64-bit keys (64 passes of three labelled groups, five barriers and five
+// dispatches), and the two timestamps.
+constexpr uint32_t kMaxCommands = 64 * 16 + 2;
+
 struct Plan {
-  VksortSortPlan summary;        // what vksortGetSortPlan reports
-  uint32_t kernel;               // bitonic paths: which kernel of the set (capacity >> kernel)
-  uint32_t histogramWorkgroups;  // Onesweep paths
-  bool headIndirect;             // Onesweep paths: the one-workgroup kernel heads a sort with an indirect count
-  uint32_t scanBlocks;           // portable: blocks of the table scan
-  uint32_t tileGrid[2];          // portable: workgroups in x and y for the tiles
-  uint32_t blockGrid[2];         // portable: and for the scan blocks
-  VkDeviceSize tempBytes;        // what temp must hold
-  VksortPush push;               // every field but the device addresses
-  uint32_t storeXor[4];          // the last pass's key mapping (push.storeXor is per pass)
+  VksortSortPlan summary;  // what vksortGetSortPlan reports
+  VkDeviceSize tempBytes;  // what temp must hold
+  VksortPush push;         // every field but the device addresses
+  uint32_t storeXor[4];    // the last pass's key mapping (push.storeXor is per pass)
+  // Everything recordPlan records, in order.
+  uint32_t commandCount;
+  Command commands[kMaxCommands];
 };
 
 // Plans a sort: checks count and bit range, picks the path, the passes and
@@ -220,16 +300,7 @@ VksortResult checkRanges(const Config& c, const VksortSortInfo& info, const Plan
 // ---------------------------------------------------------------------------
 struct Pipelines {
   VkPipelineLayout layout;
-  VkPipeline histogram;
-  VkPipeline onesweep;
-  VkPipeline midsizeOnesweep;   // onesweep.comp in the one-workgroup tile shape
-  VkPipeline oneWorkgroup;      // onesweep.comp with ONE_WORKGROUP
-  VkPipeline wideOneWorkgroup;  // the same, twice as wide
-  VkPipeline bitonic[3];        // [c]: up to bitonicMaxCount >> c ([2] unused)
-  VkPipeline bitonicKeys[3];    // [c]: up to bitonicKeysMaxCount >> c
-  VkPipeline portableCount;
-  VkPipeline portableScan[3];  // reduce, scan of the block sums, downsweep
-  VkPipeline portableScatter;
+  VkPipeline kernel[kKernelCount];  // the sorter's kernels; VK_NULL_HANDLE where it has none
 };
 
 }  // namespace vksort
@@ -246,6 +317,10 @@ struct VksortSorter_T {
 
 namespace vksort {
 
+// Whether a sorter of this Config has a kernel (the paths its tuning turns
+// on, of its algorithm). No Vulkan calls.
+bool hasKernel(const Config& c, Kernel k);
+// A pipeline for every kernel the sorter has.
 VksortResult createPipelines(VksortSorter s, VkPipelineCache cache);
 void destroyPipelines(VksortSorter s);
 

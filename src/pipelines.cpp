@@ -113,7 +113,9 @@ SpecConstants oneWorkgroupConstants(const Config& c, bool wide) {
 }
 
 VksortResult createPipeline(VksortSorter s, VkPipelineCache cache, const uint32_t* code, size_t codeBytes,
-                            const SpecConstants& constants, const char* name, VkPipeline* out) {
+                            const SpecConstants& constants, Kernel kernel) {
+  const char* name = kernelName(kernel);
+  VkPipeline* out = &s->pipelines.kernel[kernel];
   VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   mci.codeSize = codeBytes;
   mci.pCode = code;
@@ -146,68 +148,81 @@ VksortResult createPipeline(VksortSorter s, VkPipelineCache cache, const uint32_
   return VKSORT_SUCCESS;
 }
 
-#define VKSORT_SPV(name) vksort_##name##_spv, sizeof vksort_##name##_spv
+#define VKSORT_SPV(name) \
+  { vksort_##name##_spv, sizeof vksort_##name##_spv }
 
-// One set of bitonic.comp pipelines, with the index or without it
-// (bitonic keys-only), from the module built for the sorter's algorithm.
-VksortResult createBitonic(VksortSorter s, VkPipelineCache cache, const BitonicKernels& set, bool noIndex,
-                           VkPipeline* out) {
-  VksortResult r = VKSORT_SUCCESS;
-  for (uint32_t k = 0; k < 3 && r == VKSORT_SUCCESS && set.workgroupSize[k]; ++k) {
-    SpecConstants sc = commonConstants(s->config, set.workgroupSize[k], set.keysPerThread[k]);
-    sc.noIndex = noIndex;
-    const char* name = noIndex ? "bitonic keys-only" : "bitonic";
+struct Spirv {
+  const uint32_t* code;
+  size_t bytes;
+};
+
+// The module of each kernel.
+Spirv kernelSpirv(const Config& c, Kernel k) {
+  if (k >= kKernelBitonic && k < kKernelPortableCount)
     // Onesweep's sorters have 64-bit integers; the portable one's build needs none.
-    r = s->config.algorithm == VKSORT_ALGORITHM_ONESWEEP
-            ? createPipeline(s, cache, VKSORT_SPV(bitonic), sc, name, &out[k])
-            : createPipeline(s, cache, VKSORT_SPV(bitonic_portable), sc, name, &out[k]);
+    return c.algorithm == VKSORT_ALGORITHM_ONESWEEP ? Spirv VKSORT_SPV(bitonic) : Spirv VKSORT_SPV(bitonic_portable);
+  switch (k) {
+    case kKernelHistogram: return VKSORT_SPV(histogram);
+    case kKernelPortableCount: return VKSORT_SPV(portable_count);
+    case kKernelPortableReduce:
+    case kKernelPortableScanSums:
+    case kKernelPortableDownsweep: return VKSORT_SPV(portable_scan);
+    case kKernelPortableScatter: return VKSORT_SPV(portable_scatter);
+    default: return VKSORT_SPV(onesweep);
   }
-  return r;
 }
 
-VksortResult createPortable(VksortSorter s, VkPipelineCache cache) {
-  const Config& c = s->config;
-  Pipelines& p = s->pipelines;
-  const SpecConstants tile = commonConstants(c, c.t.workgroupSize, c.t.keysPerThread, c.t.stagingRounds);
-  VksortResult r = createPipeline(s, cache, VKSORT_SPV(portable_count), tile, "portable count", &p.portableCount);
-  for (uint32_t step = 0; step < 3 && r == VKSORT_SUCCESS; ++step) {
-    SpecConstants sc = commonConstants(c, c.scanWorkgroupSize, 1);
-    sc.scanItems = c.scanItems;
-    sc.scanStep = step;
-    r = createPipeline(s, cache, VKSORT_SPV(portable_scan), sc, "portable scan", &p.portableScan[step]);
-  }
-  if (r == VKSORT_SUCCESS)
-    r = createPipeline(s, cache, VKSORT_SPV(portable_scatter), tile, "portable scatter", &p.portableScatter);
-  return r;
-}
-
-VksortResult createOnesweep(VksortSorter s, VkPipelineCache cache) {
-  const Config& c = s->config;
+// The specialization of each kernel.
+SpecConstants kernelConstants(const Config& c, Kernel k) {
   const VksortTuning& t = c.t;
-  Pipelines& p = s->pipelines;
-  VksortResult r = createPipeline(s, cache, VKSORT_SPV(histogram), commonConstants(c, c.histogramWorkgroupSize, 1),
-                                  "histogram", &p.histogram);
-  if (r == VKSORT_SUCCESS)
-    r = createPipeline(s, cache, VKSORT_SPV(onesweep),
-                       onesweepConstants(c, t.workgroupSize, t.keysPerThread, t.stagingRounds, t.lookbackLanes),
-                       "onesweep", &p.onesweep);
-  // The mid-size path's look-backs walk with one lane (vksort_advanced.h).
-  if (r == VKSORT_SUCCESS && c.hasMidsize())
-    r = createPipeline(s, cache, VKSORT_SPV(onesweep),
-                       onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, 1, 1), "mid-size onesweep",
-                       &p.midsizeOnesweep);
-  if (r == VKSORT_SUCCESS)
-    r = createPipeline(s, cache, VKSORT_SPV(onesweep), oneWorkgroupConstants(c, false), "one workgroup",
-                       &p.oneWorkgroup);
-  if (r == VKSORT_SUCCESS && c.hasWideOneWorkgroup())
-    r = createPipeline(s, cache, VKSORT_SPV(onesweep), oneWorkgroupConstants(c, true), "wide one workgroup",
-                       &p.wideOneWorkgroup);
-  return r;
+  if (k >= kKernelBitonic && k < kKernelPortableCount) {
+    const bool noIndex = k >= kKernelBitonicKeys;
+    const BitonicKernels& set = noIndex ? c.bitonicKeys : c.bitonic;
+    const uint32_t i = uint32_t(k - (noIndex ? kKernelBitonicKeys : kKernelBitonic));
+    SpecConstants sc = commonConstants(c, set.workgroupSize[i], set.keysPerThread[i]);
+    sc.noIndex = noIndex;
+    return sc;
+  }
+  switch (k) {
+    case kKernelHistogram: return commonConstants(c, c.histogramWorkgroupSize, 1);
+    case kKernelOnesweep:
+      return onesweepConstants(c, t.workgroupSize, t.keysPerThread, t.stagingRounds, t.lookbackLanes);
+    // The mid-size path's look-backs walk with one lane (vksort_advanced.h).
+    case kKernelMidsizeOnesweep: return onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, 1, 1);
+    case kKernelOneWorkgroup: return oneWorkgroupConstants(c, false);
+    case kKernelWideOneWorkgroup: return oneWorkgroupConstants(c, true);
+    case kKernelPortableReduce:
+    case kKernelPortableScanSums:
+    case kKernelPortableDownsweep: {
+      SpecConstants sc = commonConstants(c, c.scanWorkgroupSize, 1);
+      sc.scanItems = c.scanItems;
+      sc.scanStep = k - kKernelPortableReduce;
+      return sc;
+    }
+    default:  // the portable count and scatter kernels
+      return commonConstants(c, t.workgroupSize, t.keysPerThread, t.stagingRounds);
+  }
 }
 
 #undef VKSORT_SPV
 
 }  // namespace
+
+bool hasKernel(const Config& c, Kernel k) {
+  const bool onesweep = c.algorithm == VKSORT_ALGORITHM_ONESWEEP;
+  if (k >= kKernelBitonic && k < kKernelBitonicKeys) return c.bitonic.workgroupSize[k - kKernelBitonic] != 0;
+  if (k >= kKernelBitonicKeys && k < kKernelPortableCount)
+    return c.bitonicKeys.workgroupSize[k - kKernelBitonicKeys] != 0;
+  switch (k) {
+    case kKernelHistogram:
+    case kKernelOnesweep:
+    case kKernelOneWorkgroup: return onesweep;
+    case kKernelMidsizeOnesweep: return onesweep && c.hasMidsize();
+    case kKernelWideOneWorkgroup: return onesweep && c.hasWideOneWorkgroup();
+    case kKernelCount: return false;
+    default: return !onesweep;  // the portable kernels
+  }
+}
 
 VksortResult createPipelines(VksortSorter s, VkPipelineCache cache) {
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(VksortPush)};
@@ -216,24 +231,41 @@ VksortResult createPipelines(VksortSorter s, VkPipelineCache cache) {
   lci.pPushConstantRanges = &range;
   VkResult vr = s->fn.createPipelineLayout(s->device, &lci, s->allocator, &s->pipelines.layout);
   if (vr != VK_SUCCESS) return fail(VKSORT_ERROR_VULKAN, "vkCreatePipelineLayout failed: VkResult %d", vr);
-  // Only the chosen algorithm's pipelines; the bitonic paths serve both.
-  const Config& c = s->config;
-  VksortResult r = c.algorithm == VKSORT_ALGORITHM_PORTABLE ? createPortable(s, cache) : createOnesweep(s, cache);
-  if (r == VKSORT_SUCCESS) r = createBitonic(s, cache, c.bitonic, false, s->pipelines.bitonic);
-  if (r == VKSORT_SUCCESS) r = createBitonic(s, cache, c.bitonicKeys, true, s->pipelines.bitonicKeys);
+  VksortResult r = VKSORT_SUCCESS;
+  for (uint32_t k = 0; k < kKernelCount && r == VKSORT_SUCCESS; ++k)
+    if (hasKernel(s->config, Kernel(k))) {
+      const Spirv spirv = kernelSpirv(s->config, Kernel(k));
+      r = createPipeline(s, cache, spirv.code, spirv.bytes, kernelConstants(s->config, Kernel(k)), Kernel(k));
+    }
   return r;
 }
 
 void destroyPipelines(VksortSorter s) {
   Pipelines& p = s->pipelines;
-  const VkPipeline all[] = {p.histogram,        p.onesweep,        p.midsizeOnesweep, p.oneWorkgroup,
-                            p.wideOneWorkgroup, p.bitonic[0],      p.bitonic[1],      p.bitonic[2],
-                            p.bitonicKeys[0],   p.bitonicKeys[1],  p.bitonicKeys[2],  p.portableCount,
-                            p.portableScan[0],  p.portableScan[1], p.portableScan[2], p.portableScatter};
-  for (VkPipeline pipeline : all)
+  for (VkPipeline pipeline : p.kernel)
     if (pipeline) s->fn.destroyPipeline(s->device, pipeline, s->allocator);
   if (p.layout) s->fn.destroyPipelineLayout(s->device, p.layout, s->allocator);
   p = Pipelines{};
+}
+
+const char* kernelName(Kernel k) {
+  static const char* const names[kKernelCount] = {"histogram",
+                                                  "onesweep",
+                                                  "mid-size onesweep",
+                                                  "one workgroup",
+                                                  "wide one workgroup",
+                                                  "bitonic",
+                                                  "bitonic",
+                                                  "bitonic",
+                                                  "bitonic keys-only",
+                                                  "bitonic keys-only",
+                                                  "bitonic keys-only",
+                                                  "portable count",
+                                                  "portable reduce",
+                                                  "portable scan of the block sums",
+                                                  "portable downsweep",
+                                                  "portable scatter"};
+  return k < kKernelCount ? names[k] : "none";
 }
 
 }  // namespace vksort

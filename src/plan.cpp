@@ -1,7 +1,9 @@
 // planSort: one sort as a value. From the sorter's Config and the sort's
 // count and bit range it picks the path (vksort_advanced.h, VksortPath), the
-// passes, the tile shape and grid, and the push constants. No Vulkan calls:
-// record.cpp turns a Plan into commands, and tests check plans without a GPU.
+// passes, the tile shape and grid, and the push constants, and lists every
+// command the sort records, in order: fills, barriers with their masks,
+// dispatches with their kernels. No Vulkan calls: record.cpp walks the
+// list, and tests check every path's commands and barriers without a GPU.
 #include <cstring>
 
 #include "internal.h"
@@ -117,6 +119,174 @@ bool overlaps(const VksortBufferRange& a, const VksortBufferRange& b) {
   return a.buffer == b.buffer && a.offset < b.offset + b.size && b.offset < a.offset + a.size;
 }
 
+// Which kernels each path runs, in order: `once` before the digit passes
+// (for the one-dispatch paths, their only kernel, which runs every pass
+// itself; for the bitonic paths, the first of the set), then `each` in every
+// pass. A Onesweep sort with an indirect count is headed by the
+// one-workgroup kernel (VKSORT_FLAG_HEAD_INDIRECT), and the portable scan
+// reduces and scans block sums only where its table has several blocks.
+struct PathKernels {
+  Kernel once;     // kKernelCount: none
+  Kernel each[5];  // kKernelCount: none
+};
+constexpr Kernel kNone = kKernelCount;
+constexpr PathKernels kPathKernels[] = {
+    /* NONE */ {kNone, {kNone}},
+    /* BITONIC_KEYS */ {kKernelBitonicKeys, {kNone}},
+    /* BITONIC */ {kKernelBitonic, {kNone}},
+    /* ONE_WORKGROUP */ {kKernelOneWorkgroup, {kNone}},
+    /* WIDE_ONE_WORKGROUP */ {kKernelWideOneWorkgroup, {kNone}},
+    /* MIDSIZE_ONESWEEP */ {kKernelHistogram, {kKernelMidsizeOnesweep, kNone}},
+    /* ONESWEEP */ {kKernelHistogram, {kKernelOnesweep, kNone}},
+    /* PORTABLE */
+    {kNone,
+     {kKernelPortableCount, kKernelPortableReduce, kKernelPortableScanSums, kKernelPortableDownsweep,
+      kKernelPortableScatter}},
+};
+static_assert(sizeof kPathKernels / sizeof kPathKernels[0] == VKSORT_PATH_PORTABLE + 1, "one row per path");
+
+// Appends commands to a plan.
+struct CommandList {
+  Plan* plan;
+  Command& add(CommandType type) {
+    Command& c = plan->commands[plan->commandCount++];
+    c = Command{};
+    c.type = type;
+    return c;
+  }
+  void barrier(VkPipelineStageFlags srcStage, VkAccessFlags srcAccess, VkPipelineStageFlags dstStage,
+               VkAccessFlags dstAccess) {
+    Command& c = add(kCmdBarrier);
+    c.barrier.srcStage = srcStage;
+    c.barrier.srcAccess = srcAccess;
+    c.barrier.dstStage = dstStage;
+    c.barrier.dstAccess = dstAccess;
+  }
+  // Between dependent dispatches of one sort: the earlier one's writes, to
+  // the later one's reads and writes.
+  void computeBarrier(VkPipelineStageFlags srcStage, VkAccessFlags srcAccess) {
+    barrier(srcStage, srcAccess, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  }
+  void dispatch(Kernel kernel, PushKind push, uint32_t pass, uint32_t x, uint32_t y = 1) {
+    Command& c = add(kCmdDispatch);
+    c.kernel = kernel;
+    c.push = push;
+    c.pass = uint8_t(pass);
+    c.groups[0] = x;
+    c.groups[1] = y;
+  }
+  void dispatchIndirect(Kernel kernel, PushKind push, uint32_t pass, uint32_t offset) {
+    Command& c = add(kCmdDispatchIndirect);
+    c.kernel = kernel;
+    c.push = push;
+    c.pass = uint8_t(pass);
+    c.indirectOffset = offset;
+  }
+  void beginLabel(Label label, uint32_t pass = 0) {
+    Command& c = add(kCmdBeginLabel);
+    c.label = label;
+    c.pass = uint8_t(pass);
+  }
+  void endLabel() { add(kCmdEndLabel); }
+};
+
+// The one-dispatch paths: one workgroup sorts every key. The bitonic
+// kernels write straight to the buffer that the pass count names; the
+// one-workgroup kernel reads keys, writes alt, and so on from pass to pass
+// (or keeps the tile in shared memory until its last pass).
+void planOneDispatch(const Plan& plan, Kernel kernel, CommandList* list) {
+  const VksortPath path = plan.summary.path;
+  const bool bitonic = path == VKSORT_PATH_BITONIC || path == VKSORT_PATH_BITONIC_KEYS;
+  list->beginLabel(kLabelSort);
+  list->dispatch(kernel, kPushOneDispatch, bitonic ? plan.summary.passes % 2 : 1, 1);
+  list->endLabel();
+}
+
+// Onesweep: clear the temp header, the histogram kernel, then one reorder
+// dispatch per pass. With an indirect count the one-workgroup kernel clears
+// the header instead, sorts the live count itself where it fits, and sizes
+// the dispatches that follow to it (VKSORT_FLAG_HEAD_INDIRECT): they read
+// their VkDispatchIndirectCommands from temp.
+void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, uint32_t histogramGroups,
+                  const PathKernels& kernels, CommandList* list) {
+  const uint32_t counters = VKSORT_TEMP_COUNTERS_OFFSET;
+  if (headIndirect) {
+    list->beginLabel(kLabelHead);
+    list->dispatch(c.hasWideOneWorkgroup() ? kKernelWideOneWorkgroup : kKernelOneWorkgroup, kPushHead, 1, 1);
+    // Only this barrier has the indirect stage: on every barrier it costs
+    // microseconds (docs/tuning.md).
+    list->barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                  VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    list->endLabel();
+  } else {
+    // The header (histograms and counters) starts at zero for every sort.
+    // The fill is a write after the writes of an earlier sort on the same
+    // temp range, perhaps in this command buffer: vksort orders them itself,
+    // so that the caller's barrier need not know that temp is cleared by a
+    // transfer.
+    list->beginLabel(kLabelClear);
+    list->barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                  VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                  VK_ACCESS_TRANSFER_WRITE_BIT);
+    list->add(kCmdFillHeader);
+    list->computeBarrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    list->endLabel();
+  }
+  list->beginLabel(kLabelHistogram);
+  if (headIndirect)
+    list->dispatchIndirect(kernels.once, kPushPass, 0, counters + 4 * VKSORT_CTR_HISTOGRAM_DISPATCH);
+  else
+    list->dispatch(kernels.once, kPushPass, 0, histogramGroups);
+  list->endLabel();
+  for (uint32_t pass = 0; pass < plan.summary.passes; ++pass) {
+    list->beginLabel(kLabelPass, pass);
+    list->computeBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+    if (headIndirect)
+      list->dispatchIndirect(kernels.each[0], kPushPass, pass, counters + 4 * VKSORT_CTR_TILES_DISPATCH);
+    else
+      list->dispatch(kernels.each[0], kPushPass, pass, plan.summary.tiles);
+    list->endLabel();
+  }
+}
+
+// The portable algorithm (shaders/portable_*.comp): per pass the count
+// kernel, the table scan (reduce, scan of the block sums, downsweep; the
+// downsweep alone when the table is one block) and the scatter kernel, with
+// a barrier between every two dispatches, so no workgroup ever waits on
+// another. (The caller's barrier orders the first.)
+void planPortable(const Config& c, const Plan& plan, uint32_t scanBlocks, const PathKernels& kernels,
+                  CommandList* list) {
+  uint32_t tileGrid[2], blockGrid[2];
+  grid2d(plan.summary.tiles, c.maxDispatchX, tileGrid);
+  grid2d(scanBlocks, c.maxDispatchX, blockGrid);
+  bool first = true;
+  auto dispatch = [&](Kernel kernel, uint32_t pass, const uint32_t xy[2]) {
+    if (!first) list->computeBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+    first = false;
+    list->dispatch(kernel, kPushPass, pass, xy[0], xy[1]);
+  };
+  const uint32_t one[2] = {1, 1};
+  const Kernel count = kernels.each[0], reduce = kernels.each[1], scanSums = kernels.each[2],
+               downsweep = kernels.each[3], scatter = kernels.each[4];
+  for (uint32_t pass = 0; pass < plan.summary.passes; ++pass) {
+    list->beginLabel(kLabelCount, pass);
+    dispatch(count, pass, tileGrid);
+    list->endLabel();
+    list->beginLabel(kLabelScan, pass);
+    if (scanBlocks > 1) {
+      dispatch(reduce, pass, blockGrid);
+      dispatch(scanSums, pass, one);
+    }
+    dispatch(downsweep, pass, blockGrid);
+    list->endLabel();
+    list->beginLabel(kLabelScatter, pass);
+    dispatch(scatter, pass, tileGrid);
+    list->endLabel();
+  }
+}
+
 }  // namespace
 
 VkDeviceSize tempBytes(const Config& c, uint32_t count) {
@@ -125,7 +295,11 @@ VkDeviceSize tempBytes(const Config& c, uint32_t count) {
 }
 
 VksortResult planSort(const Config& c, const VksortSortInfo& info, Plan* plan) {
-  *plan = Plan{};
+  // Not *plan = Plan{}: a plan is large and its commands past commandCount
+  // are never read.
+  plan->summary = VksortSortPlan{};
+  plan->push = VksortPush{};
+  plan->commandCount = 0;
   if (info.count > VKSORT_MAX_COUNT)
     return fail(VKSORT_ERROR_COUNT_TOO_LARGE, "count %u is larger than VKSORT_MAX_COUNT (%u)", info.count,
                 VKSORT_MAX_COUNT);
@@ -150,10 +324,12 @@ VksortResult planSort(const Config& c, const VksortSortInfo& info, Plan* plan) {
   push.endBit = endBit;
   push.flags = info.descending ? VKSORT_FLAG_DESCENDING : 0u;
   keyMapMasks(c, info.descending != VK_FALSE, push.loadXor, plan->storeXor);
+  CommandList list{plan};
   if (count == 0) {
-    summary.path = VKSORT_PATH_NONE;
+    summary.path = VKSORT_PATH_NONE;  // nothing to sort, nothing to record
     return VKSORT_SUCCESS;
   }
+  if (info.timestampQueryPool) list.add(kCmdTimestamp).query = 0;
 
   // The one-dispatch paths: a bitonic network, without the index where a
   // keys-only sort covers every key bit (then equal sort bits are equal
@@ -166,45 +342,41 @@ VksortResult planSort(const Config& c, const VksortSortInfo& info, Plan* plan) {
   } else if (pickBitonic(c.bitonic, c.t.bitonicMaxCount, count, &k)) {
     summary.path = VKSORT_PATH_BITONIC;
     setShape(&summary, c.bitonic.workgroupSize[k], c.bitonic.keysPerThread[k], 1);
-  } else if (c.algorithm == VKSORT_ALGORITHM_ONESWEEP && count <= c.t.oneWorkgroupMaxCount) {
+  } else if (c.algorithm == VKSORT_ALGORITHM_ONESWEEP && c.hasOneWorkgroup() && count <= c.t.oneWorkgroupMaxCount) {
     const bool wide = count > c.oneWorkgroupKeys();
     summary.path = wide ? VKSORT_PATH_WIDE_ONE_WORKGROUP : VKSORT_PATH_ONE_WORKGROUP;
     setShape(&summary, (wide ? 2 : 1) * c.t.oneWorkgroupSize, c.t.oneWorkgroupKeysPerThread, 1);
   }
   if (summary.path != VKSORT_PATH_NONE) {
-    plan->kernel = k;
     push.numTiles = 1;
-    return VKSORT_SUCCESS;
-  }
-
-  if (c.algorithm == VKSORT_ALGORITHM_PORTABLE) {
+    planOneDispatch(*plan, Kernel(kPathKernels[summary.path].once + k), &list);
+  } else if (c.algorithm == VKSORT_ALGORITHM_PORTABLE) {
     const PortableSizes p = portableSizes(c, count);
     summary.path = VKSORT_PATH_PORTABLE;
     setShape(&summary, c.t.workgroupSize, c.t.keysPerThread, p.tiles);
-    plan->scanBlocks = p.scanBlocks;
-    grid2d(p.tiles, c.maxDispatchX, plan->tileGrid);
-    grid2d(p.scanBlocks, c.maxDispatchX, plan->blockGrid);
     push.numTiles = p.tiles;
-    return VKSORT_SUCCESS;
+    planPortable(c, *plan, p.scanBlocks, kPathKernels[summary.path], &list);
+  } else {
+    // Onesweep: in the one-workgroup shape's tiles up to midsizeMaxCount.
+    const bool midsize = c.hasMidsize() && count <= c.t.midsizeMaxCount;
+    summary.path = midsize ? VKSORT_PATH_MIDSIZE_ONESWEEP : VKSORT_PATH_ONESWEEP;
+    const uint32_t wg = midsize ? c.t.oneWorkgroupSize : c.t.workgroupSize;
+    const uint32_t kpt = midsize ? c.t.oneWorkgroupKeysPerThread : c.t.keysPerThread;
+    const uint32_t tiles = uint32_t((uint64_t(count) + wg * kpt - 1) / (wg * kpt));
+    setShape(&summary, wg, kpt, tiles);
+    const uint32_t histogramGroups = histogramWorkgroups(c, count);
+    push.numTiles = tiles;
+    push.ringClear = tiles < c.t.ringSlots ? tiles : c.t.ringSlots;
+    // With an indirect count the one-workgroup kernel goes first: it sorts a
+    // live count that fits in its tile and sizes the other dispatches to the
+    // live count (one vkCmdDispatchIndirect each, so up to maxDispatchX tiles).
+    const bool headIndirect = info.countBuffer.buffer != VK_NULL_HANDLE && tiles <= c.maxDispatchX;
+    push.tileKeys = wg * kpt;
+    push.histogramKeys = c.histogramWorkgroupSize * kHistogramKeysPerInvocation;
+    push.histogramWorkgroups = histogramGroups;
+    planOnesweep(c, *plan, headIndirect, histogramGroups, kPathKernels[summary.path], &list);
   }
-
-  // Onesweep: in the one-workgroup shape's tiles up to midsizeMaxCount.
-  const bool midsize = c.hasMidsize() && count <= c.t.midsizeMaxCount;
-  summary.path = midsize ? VKSORT_PATH_MIDSIZE_ONESWEEP : VKSORT_PATH_ONESWEEP;
-  const uint32_t wg = midsize ? c.t.oneWorkgroupSize : c.t.workgroupSize;
-  const uint32_t kpt = midsize ? c.t.oneWorkgroupKeysPerThread : c.t.keysPerThread;
-  const uint32_t tiles = uint32_t((uint64_t(count) + wg * kpt - 1) / (wg * kpt));
-  setShape(&summary, wg, kpt, tiles);
-  plan->histogramWorkgroups = histogramWorkgroups(c, count);
-  push.numTiles = tiles;
-  push.ringClear = tiles < c.t.ringSlots ? tiles : c.t.ringSlots;
-  // With an indirect count the one-workgroup kernel goes first: it sorts a
-  // live count that fits in its tile and sizes the other dispatches to the
-  // live count (one vkCmdDispatchIndirect each, so up to maxDispatchX tiles).
-  plan->headIndirect = info.countBuffer.buffer != VK_NULL_HANDLE && tiles <= c.maxDispatchX;
-  push.tileKeys = wg * kpt;
-  push.histogramKeys = c.histogramWorkgroupSize * kHistogramKeysPerInvocation;
-  push.histogramWorkgroups = plan->histogramWorkgroups;
+  if (info.timestampQueryPool) list.add(kCmdTimestamp).query = 1;
   return VKSORT_SUCCESS;
 }
 
