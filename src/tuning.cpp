@@ -225,13 +225,14 @@ VksortResult checkTuning(Config* c) {
                 "most %u, and fit in shared memory",
                 t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, granule, maxWg);
   const uint32_t oneKeys = c->oneWorkgroupKeys();
-  if (t.oneWorkgroupMaxCount != oneKeys &&
+  if (t.oneWorkgroupMaxCount != oneKeys && t.oneWorkgroupMaxCount != VKSORT_TUNING_OFF &&
       (uint64_t(t.oneWorkgroupMaxCount) != 2ull * oneKeys || 2 * t.oneWorkgroupSize > maxWg ||
        onesweepSharedBytes(2 * t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, sg, c->keyWords + c->valueWords) >
            maxShared))
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
-                "tuning: oneWorkgroupMaxCount %u must be the one-workgroup sort's %u x %u keys, or twice that where a "
-                "workgroup of %u invocations (at most %u) holds that many keys and their values in shared memory",
+                "tuning: oneWorkgroupMaxCount %u must be VKSORT_TUNING_OFF, the one-workgroup sort's %u x %u keys, or "
+                "twice that where a workgroup of %u invocations (at most %u) holds that many keys and their values in "
+                "shared memory",
                 t.oneWorkgroupMaxCount, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, 2 * t.oneWorkgroupSize, maxWg);
   if (t.histogramWorkgroups < 64 || t.histogramWorkgroups > c->maxDispatchX)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: histogramWorkgroups %u out of range", t.histogramWorkgroups);
@@ -306,7 +307,8 @@ VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, Vk
 
   c->t = defaultTuning(info, *c);
   if (ci.pTuning) applyOverrides(*ci.pTuning, c->valueWords, &c->t);
-  if (c->t.midsizeMaxCount <= c->t.oneWorkgroupMaxCount) c->t.midsizeMaxCount = VKSORT_TUNING_OFF;
+  if (c->hasOneWorkgroup() && c->t.midsizeMaxCount <= c->t.oneWorkgroupMaxCount)
+    c->t.midsizeMaxCount = VKSORT_TUNING_OFF;
   if (!c->t.lookbackLanes) {
     // One lane per invocation the workgroup has for each digit, up to 8.
     c->t.lookbackLanes = 1;

@@ -215,6 +215,25 @@ TEST_SUITE("plan") {
     one.oneWorkgroupKeysPerThread = 4;
     const Sorter narrow(Device::Nvidia, VKSORT_KEY_U32, VKSORT_VALUE_32, &one);
     check(narrow, 2049, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 256, 4, 3});
+    // The one-workgroup paths off: the mid-size path starts where the
+    // bitonic network ends, and the one-workgroup kernel (never the wide
+    // one) still heads a sort with an indirect count.
+    VksortTuning noOne{};
+    noOne.oneWorkgroupMaxCount = VKSORT_TUNING_OFF;
+    const Sorter without(Device::Nvidia, VKSORT_KEY_U32, VKSORT_VALUE_32, &noOne);
+    REQUIRE(without.created == VKSORT_SUCCESS);
+    CHECK(without.config.t.oneWorkgroupMaxCount == VKSORT_TUNING_OFF);
+    CHECK(!vksort::hasKernel(without.config, vksort::kKernelWideOneWorkgroup));
+    check(without, 2048, {VKSORT_PATH_BITONIC, 4, 512, 4, 1});
+    check(without, 2049, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 1});
+    check(without, 1u << 19, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 128});
+    VksortSortInfo info{};
+    info.count = 2049;
+    info.countBuffer.buffer = reinterpret_cast<VkBuffer>(uintptr_t(0x1000));
+    vksort::Plan p;
+    REQUIRE(vksort::planSort(without.config, info, &p) == VKSORT_SUCCESS);
+    CHECK(p.commands[1].kernel == vksort::kKernelOneWorkgroup);
+    CHECK(p.commands[1].push == vksort::kPushHead);
   }
 
   TEST_CASE("plan: bad counts and bit ranges are refused") {

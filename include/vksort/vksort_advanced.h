@@ -81,7 +81,10 @@ typedef struct VksortTuning {
   // one-workgroup shape's keys, or twice that, where the wide one-workgroup
   // kernel (twice the invocations, the same keys per invocation) holds that
   // many keys and their values in shared memory. Giving a one-workgroup
-  // shape without it drops the wide kernel.
+  // shape without it drops the wide kernel. VKSORT_TUNING_OFF turns the
+  // one-workgroup paths off; a Onesweep sort with an indirect count still
+  // starts with the one-workgroup kernel, which sorts a live count that fits
+  // in its tile itself.
   uint32_t oneWorkgroupMaxCount;
   // midsizeMaxCount: counts above oneWorkgroupMaxCount and up to this run
   // Onesweep in tiles of the one-workgroup shape, which spreads a mid-size
