@@ -41,7 +41,7 @@ layout(constant_id = VKSORT_SC_WG_SIZE) const uint WG_SIZE = 1024;
 layout(constant_id = VKSORT_SC_SG_SIZE) const uint SG_SIZE = 32;
 layout(constant_id = VKSORT_SC_KEYS_PER_THREAD) const uint KEYS_PER_THREAD = 1;  // elements per invocation
 layout(constant_id = VKSORT_SC_KEY_WORDS) const uint KEY_WORDS = 1;        // 1: 32-bit keys, 2: 64-bit keys
-layout(constant_id = VKSORT_SC_KEY_KIND) const uint KEY_KIND = 0;         // KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
+layout(constant_id = VKSORT_SC_KEY_KIND) const uint KEY_KIND = 0;         // VKSORT_KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
 layout(constant_id = VKSORT_SC_VALUE_WORDS) const uint VALUE_WORDS = 0;      // 0: keys only, 1: 32-bit values, 2: 64-bit values
 layout(constant_id = VKSORT_SC_VALUE_INDEX) const bool VALUE_INDEX = false;  // argsort: value = input index
 // Keys only, every key bit sorted: equal sort bits are equal keys, so their

@@ -3,7 +3,7 @@
 //
 // The includer defines the specialization constants WG_SIZE and SG_SIZE
 // (workgroup size and the subgroup size the pipeline was created with),
-// KEY_WORDS (1 or 2: 32- or 64-bit keys), KEY_KIND (KEY_KIND_UNSIGNED,
+// KEY_WORDS (1 or 2: 32- or 64-bit keys), KEY_KIND (VKSORT_KEY_KIND_UNSIGNED,
 // _SIGNED or _FLOAT) and RADIX_BITS (the digit width: VKSORT_RADIX_BITS for
 // Onesweep, 1, 2, 4 or 8 for the portable kernels) before including this file.
 //
@@ -88,19 +88,15 @@ uint sortCount() {
 //             keys equal, so the sort stays stable.
 // The dispatcher folds these into pc.loadXor and pc.storeXor per pass.
 // ---------------------------------------------------------------------------
-const uint KEY_KIND_UNSIGNED = 0;
-const uint KEY_KIND_SIGNED = 1;
-const uint KEY_KIND_FLOAT = 2;
-
 bool keyTopBit(uvec2 k) { return ((KEY_WORDS == 1 ? k.x : k.y) & 0x80000000u) != 0u; }
 
 uvec2 toSortBits(uvec2 k) {
-  if (KEY_KIND == KEY_KIND_FLOAT && keyTopBit(k)) return k ^ uvec2(pc.loadXor[0], pc.loadXor[1]);
+  if (KEY_KIND == VKSORT_KEY_KIND_FLOAT && keyTopBit(k)) return k ^ uvec2(pc.loadXor[0], pc.loadXor[1]);
   return k ^ uvec2(pc.loadXor[2], pc.loadXor[3]);
 }
 
 uvec2 fromSortBits(uvec2 k) {
-  if (KEY_KIND == KEY_KIND_FLOAT && keyTopBit(k)) return k ^ uvec2(pc.storeXor[0], pc.storeXor[1]);
+  if (KEY_KIND == VKSORT_KEY_KIND_FLOAT && keyTopBit(k)) return k ^ uvec2(pc.storeXor[0], pc.storeXor[1]);
   return k ^ uvec2(pc.storeXor[2], pc.storeXor[3]);
 }
 

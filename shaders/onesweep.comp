@@ -38,7 +38,7 @@ layout(constant_id = VKSORT_SC_SPIN_BUDGET) const uint SPIN_BUDGET = 16384;
 // Fault injection for tests: largest extra delay before a tile publishes.
 layout(constant_id = VKSORT_SC_PUBLISH_DELAY) const uint PUBLISH_DELAY = 0;
 layout(constant_id = VKSORT_SC_KEY_WORDS) const uint KEY_WORDS = 1;    // 1: 32-bit keys, 2: 64-bit keys
-layout(constant_id = VKSORT_SC_KEY_KIND) const uint KEY_KIND = 0;    // KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
+layout(constant_id = VKSORT_SC_KEY_KIND) const uint KEY_KIND = 0;    // VKSORT_KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
 layout(constant_id = VKSORT_SC_VALUE_WORDS) const uint VALUE_WORDS = 0; // 0: keys only, 1: 32-bit values, 2: 64-bit values
 layout(constant_id = VKSORT_SC_VALUE_INDEX) const bool VALUE_INDEX = false;  // argsort: pass 0 makes value = input index
 // The one-workgroup paths: one workgroup sorts all keys (count <= one tile), every

@@ -20,7 +20,7 @@ layout(constant_id = VKSORT_SC_WG_SIZE) const uint WG_SIZE = 512;
 layout(constant_id = VKSORT_SC_SG_SIZE) const uint SG_SIZE = 32;
 layout(constant_id = VKSORT_SC_KEYS_PER_THREAD) const uint KEYS_PER_THREAD = 20;
 layout(constant_id = VKSORT_SC_KEY_WORDS) const uint KEY_WORDS = 1;  // 1: 32-bit keys, 2: 64-bit keys
-layout(constant_id = VKSORT_SC_KEY_KIND) const uint KEY_KIND = 0;   // KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
+layout(constant_id = VKSORT_SC_KEY_KIND) const uint KEY_KIND = 0;   // VKSORT_KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
 layout(constant_id = VKSORT_SC_RADIX_BITS) const uint RADIX_BITS = 8;  // 1, 2, 4 or 8
 #include "common.glsl"
 #include "portable.glsl"

@@ -13,7 +13,7 @@ layout(constant_id = VKSORT_SC_WG_SIZE) const uint WG_SIZE = 512;
 layout(constant_id = VKSORT_SC_SG_SIZE) const uint SG_SIZE = 32;
 layout(constant_id = VKSORT_SC_KEYS_PER_THREAD) const uint KEYS_PER_THREAD = 20;
 layout(constant_id = VKSORT_SC_KEY_WORDS) const uint KEY_WORDS = 1;         // 1: 32-bit keys, 2: 64-bit keys
-layout(constant_id = VKSORT_SC_KEY_KIND) const uint KEY_KIND = 0;          // KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
+layout(constant_id = VKSORT_SC_KEY_KIND) const uint KEY_KIND = 0;          // VKSORT_KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
 layout(constant_id = VKSORT_SC_VALUE_WORDS) const uint VALUE_WORDS = 0;       // 0: keys only, 1: 32-bit values, 2: 64-bit values
 layout(constant_id = VKSORT_SC_VALUE_INDEX) const bool VALUE_INDEX = false;  // argsort: pass 0 makes value = input index
 layout(constant_id = VKSORT_SC_RADIX_BITS) const uint RADIX_BITS = 8;        // 1, 2, 4 or 8

@@ -13,7 +13,13 @@
 // Kernels that read keys.
 #define VKSORT_SC_KEYS_PER_THREAD 2  // keys per invocation of a tile (bitonic: elements per invocation)
 #define VKSORT_SC_KEY_WORDS 3        // 1: 32-bit keys, 2: 64-bit keys
-#define VKSORT_SC_KEY_KIND 4         // KEY_KIND_UNSIGNED, _SIGNED or _FLOAT (common.glsl)
+#define VKSORT_SC_KEY_KIND 4         // VKSORT_KEY_KIND_UNSIGNED, _SIGNED or _FLOAT (below)
+
+// The values of VKSORT_SC_KEY_KIND: how a key maps to sort bits
+// (common.glsl).
+#define VKSORT_KEY_KIND_UNSIGNED 0
+#define VKSORT_KEY_KIND_SIGNED 1
+#define VKSORT_KEY_KIND_FLOAT 2
 
 // Kernels that move values.
 #define VKSORT_SC_VALUE_WORDS 5  // 0: keys only, 1: 32-bit values, 2: 64-bit values

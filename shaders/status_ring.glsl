@@ -125,12 +125,15 @@ bool waitForTail(uint pass, uint target) {
   return t >= target;
 }
 
-// Listing 3: before publishing anything, wait until our slot is free.
+// Before publishing anything, wait until our slot is free (the spin wait of
+// the AMD GPUOpen article "Boosting GPU Radix Sort performance: A
+// memory-efficient extension to Onesweep with circular buffers").
 void waitForRingSlot(uint pass, uint tile) {
   if (tile + LOOKBACK >= RING_SLOTS) waitForTail(pass, tile + LOOKBACK + 1u - RING_SLOTS);
 }
 
-// Listing 2: retire this tile once it no longer reads the ring: once every
+// Retire this tile once it no longer reads the ring (the same article's tail
+// iterator with out-of-order increments in its low bits): once every
 // earlier group of 2^TAIL_BITS tiles has retired. The tail that the slot wait
 // read usually shows that already (it lags this tile only by the tiles in
 // flight), so most tiles retire with one atomic add and no load.

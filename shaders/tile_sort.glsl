@@ -29,8 +29,8 @@
 // base + tid < n"), never "for i = tid; i < n; i += WG_SIZE" with n not a
 // multiple of WG_SIZE. With the latter, lavapipe (Mesa 22.3.6, llvmpipe)
 // crashed or wrote keys to wrong places in the portable scatter kernel with
-// 16 digits and 128 invocations; the uniform form fixed it (see the README's
-// driver notes).
+// 16 digits and 128 invocations; the uniform form fixed it (see the driver
+// notes in docs/design.md).
 
 const uint TILE = WG_SIZE * KEYS_PER_THREAD;
 const uint SG_KEYS = SG_SIZE * KEYS_PER_THREAD;

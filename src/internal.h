@@ -138,7 +138,7 @@ struct BitonicKernels {
 struct Config {
   // What is sorted.
   uint32_t keyWords;    // 1: 32-bit keys, 2: 64-bit keys
-  uint32_t keyKind;     // KEY_KIND_* of common.glsl: 0 unsigned, 1 signed, 2 float
+  uint32_t keyKind;     // VKSORT_KEY_KIND_* (spec_constants.h)
   uint32_t valueWords;  // 0: keys only, 1: 32-bit values (and argsort), 2: 64-bit values
   bool valueIndex;      // argsort
   // The device.

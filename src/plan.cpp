@@ -48,14 +48,14 @@ void keyMapMasks(const Config& c, bool descending, uint32_t load[4], uint32_t st
   const uint64_t sign = c.keyWords == 2 ? uint64_t(1) << 63 : uint64_t(1) << 31;
   const uint64_t desc = descending ? all : 0;
   uint64_t loadTop, loadClear, storeTop, storeClear;
-  if (c.keyKind == 2) {  // float: negative -> flip all, positive -> flip the sign
+  if (c.keyKind == VKSORT_KEY_KIND_FLOAT) {  // negative -> flip all, positive -> flip the sign
     loadTop = all ^ desc;
     loadClear = sign ^ desc;
     // Undo desc first; then a set top bit means the key was positive.
     storeTop = descending ? 0 : sign;
     storeClear = descending ? (all ^ sign) : all;
   } else {
-    loadTop = loadClear = storeTop = storeClear = (c.keyKind == 1 ? sign : 0) ^ desc;
+    loadTop = loadClear = storeTop = storeClear = (c.keyKind == VKSORT_KEY_KIND_SIGNED ? sign : 0) ^ desc;
   }
   const uint64_t l[2] = {loadTop, loadClear}, st[2] = {storeTop, storeClear};
   for (int i = 0; i < 2; ++i) {

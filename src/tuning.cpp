@@ -22,7 +22,9 @@ VksortResult chooseTypes(const VksortCreateInfo& ci, Config* c) {
   if (value > VKSORT_VALUE_INDEX)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT, "valueType %u is not a VksortValueType", value);
   c->keyWords = key >= VKSORT_KEY_U64 ? 2 : 1;
-  c->keyKind = key % 3;  // U32/U64 -> 0, I32/I64 -> 1, F32/F64 -> 2
+  // VksortKeyType runs U32, I32, F32, U64, I64, F64.
+  static const uint32_t kinds[3] = {VKSORT_KEY_KIND_UNSIGNED, VKSORT_KEY_KIND_SIGNED, VKSORT_KEY_KIND_FLOAT};
+  c->keyKind = kinds[key % 3];
   c->valueWords = value == VKSORT_VALUE_64 ? 2 : value == VKSORT_VALUE_NONE ? 0 : 1;
   c->valueIndex = value == VKSORT_VALUE_INDEX;
   return VKSORT_SUCCESS;
