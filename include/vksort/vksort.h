@@ -29,7 +29,8 @@
 //   vksortGetMemoryRequirements(sorter, maxCount, &req);  // create the alt and temp buffers
 //
 //   VksortSortInfo si = {};
-//   si.count = n; si.keys = {keysBuf, 0, n * 4}; si.alt = {altBuf, 0, req.altSize};
+//   si.count = n; si.keys = {keysBuf, 0, VkDeviceSize(n) * 4};  // bytes in 64 bits
+//   si.alt = {altBuf, 0, req.altSize};
 //   si.temp = {tempBuf, 0, req.tempSize};
 //   VksortResultBuffer where;
 //   vksortRecordSort(sorter, cmd, &si, &where);  // sorted keys end up in si.keys or si.alt
@@ -89,7 +90,8 @@
 // the same time, each into its own command buffer (the usual Vulkan rule for
 // command buffers and pools applies). Create and destroy are not thread-safe
 // with respect to other calls on the same sorter. vksortGetLastError is
-// per thread.
+// per thread. vksortRecordSort and vksortGetSortPlan allocate nothing: they
+// build the sort's command list on the calling thread's stack (about 25 KiB).
 //
 // Device requirements, by algorithm (vksortCheckDeviceSupport says whether
 // a device meets them and fills a VksortDeviceRequirements with what to
