@@ -172,6 +172,10 @@ struct Config {
   bool hasOneWorkgroup() const { return t.oneWorkgroupMaxCount != VKSORT_TUNING_OFF; }
   bool hasWideOneWorkgroup() const { return hasOneWorkgroup() && t.oneWorkgroupMaxCount > oneWorkgroupKeys(); }
   bool hasMidsize() const { return t.midsizeMaxCount != VKSORT_TUNING_OFF; }
+  // The mid-size path's tiles of half the keys per invocation, for counts up
+  // to a quarter of midsizeMaxCount.
+  bool hasMidsizeHalf() const { return hasMidsize() && t.oneWorkgroupKeysPerThread >= 2; }
+  uint32_t midsizeHalfMaxCount() const { return hasMidsizeHalf() ? t.midsizeMaxCount / 4 : 0; }
   uint32_t keyBits() const { return 32 * keyWords; }
   uint32_t keyBytes() const { return 4 * keyWords; }
   uint32_t valueBytes() const { return 4 * valueWords; }
@@ -203,6 +207,7 @@ enum Kernel : uint8_t {
   kKernelHistogram,                         // histogram.comp
   kKernelOnesweep,                          // onesweep.comp in the tile shape
   kKernelMidsizeOnesweep,                   // onesweep.comp in the one-workgroup tile shape
+  kKernelMidsizeOnesweepHalf,               // the same with half the keys per invocation
   kKernelOneWorkgroup,                      // onesweep.comp with ONE_WORKGROUP
   kKernelWideOneWorkgroup,                  // the same, twice as wide
   kKernelBitonic,                           // bitonic.comp, up to bitonicMaxCount keys; + c: up to bitonicMaxCount >> c

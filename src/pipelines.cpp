@@ -189,6 +189,8 @@ SpecConstants kernelConstants(const Config& c, Kernel k) {
       return onesweepConstants(c, t.workgroupSize, t.keysPerThread, t.stagingRounds, t.lookbackLanes);
     // The mid-size path's look-backs walk with one lane (vksort_advanced.h).
     case kKernelMidsizeOnesweep: return onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, 1, 1);
+    case kKernelMidsizeOnesweepHalf:
+      return onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread / 2, 1, 1);
     case kKernelOneWorkgroup: return oneWorkgroupConstants(c, false);
     case kKernelWideOneWorkgroup: return oneWorkgroupConstants(c, true);
     case kKernelPortableReduce:
@@ -218,6 +220,7 @@ bool hasKernel(const Config& c, Kernel k) {
     case kKernelOnesweep:
     case kKernelOneWorkgroup: return onesweep;
     case kKernelMidsizeOnesweep: return onesweep && c.hasMidsize();
+    case kKernelMidsizeOnesweepHalf: return onesweep && c.hasMidsizeHalf();
     case kKernelWideOneWorkgroup: return onesweep && c.hasWideOneWorkgroup();
     case kKernelCount: return false;
     default: return !onesweep;  // the portable kernels
@@ -252,6 +255,7 @@ const char* kernelName(Kernel k) {
   static const char* const names[kKernelCount] = {"histogram",
                                                   "onesweep",
                                                   "mid-size onesweep",
+                                                  "mid-size onesweep, half tiles",
                                                   "one workgroup",
                                                   "wide one workgroup",
                                                   "bitonic",

@@ -136,7 +136,8 @@ constexpr PathKernels kPathKernels[] = {
     /* BITONIC */ {kKernelBitonic, {kNone}},
     /* ONE_WORKGROUP */ {kKernelOneWorkgroup, {kNone}},
     /* WIDE_ONE_WORKGROUP */ {kKernelWideOneWorkgroup, {kNone}},
-    /* MIDSIZE_ONESWEEP */ {kKernelHistogram, {kKernelMidsizeOnesweep, kNone}},
+    /* MIDSIZE_ONESWEEP: the second kernel for counts up to midsizeHalfMaxCount */
+    {kKernelHistogram, {kKernelMidsizeOnesweep, kKernelMidsizeOnesweepHalf, kNone}},
     /* ONESWEEP */ {kKernelHistogram, {kKernelOnesweep, kNone}},
     /* PORTABLE */
     {kNone,
@@ -208,8 +209,8 @@ void planOneDispatch(const Plan& plan, Kernel kernel, CommandList* list) {
 // the header instead, sorts the live count itself where it fits, and sizes
 // the dispatches that follow to it (VKSORT_FLAG_HEAD_INDIRECT): they read
 // their VkDispatchIndirectCommands from temp.
-void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, uint32_t histogramGroups,
-                  const PathKernels& kernels, CommandList* list) {
+void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, uint32_t histogramGroups, Kernel histogram,
+                  Kernel tileKernel, CommandList* list) {
   const uint32_t counters = VKSORT_TEMP_COUNTERS_OFFSET;
   if (headIndirect) {
     list->beginLabel(kLabelHead);
@@ -236,17 +237,17 @@ void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, uint32_t
   }
   list->beginLabel(kLabelHistogram);
   if (headIndirect)
-    list->dispatchIndirect(kernels.once, kPushPass, 0, counters + 4 * VKSORT_CTR_HISTOGRAM_DISPATCH);
+    list->dispatchIndirect(histogram, kPushPass, 0, counters + 4 * VKSORT_CTR_HISTOGRAM_DISPATCH);
   else
-    list->dispatch(kernels.once, kPushPass, 0, histogramGroups);
+    list->dispatch(histogram, kPushPass, 0, histogramGroups);
   list->endLabel();
   for (uint32_t pass = 0; pass < plan.summary.passes; ++pass) {
     list->beginLabel(kLabelPass, pass);
     list->computeBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
     if (headIndirect)
-      list->dispatchIndirect(kernels.each[0], kPushPass, pass, counters + 4 * VKSORT_CTR_TILES_DISPATCH);
+      list->dispatchIndirect(tileKernel, kPushPass, pass, counters + 4 * VKSORT_CTR_TILES_DISPATCH);
     else
-      list->dispatch(kernels.each[0], kPushPass, pass, plan.summary.tiles);
+      list->dispatch(tileKernel, kPushPass, pass, plan.summary.tiles);
     list->endLabel();
   }
 }
@@ -357,11 +358,16 @@ VksortResult planSort(const Config& c, const VksortSortInfo& info, Plan* plan) {
     push.numTiles = p.tiles;
     planPortable(c, *plan, p.scanBlocks, kPathKernels[summary.path], &list);
   } else {
-    // Onesweep: in the one-workgroup shape's tiles up to midsizeMaxCount.
+    // Onesweep: in the one-workgroup shape's tiles up to midsizeMaxCount,
+    // with half the keys per invocation up to a quarter of that: at these
+    // counts a pass is bound by a tile's latency, which grows with its keys
+    // per invocation (docs/tuning.md).
     const bool midsize = c.hasMidsize() && count <= c.t.midsizeMaxCount;
+    const bool half = midsize && count <= c.midsizeHalfMaxCount();
     summary.path = midsize ? VKSORT_PATH_MIDSIZE_ONESWEEP : VKSORT_PATH_ONESWEEP;
+    const PathKernels& kernels = kPathKernels[summary.path];
     const uint32_t wg = midsize ? c.t.oneWorkgroupSize : c.t.workgroupSize;
-    const uint32_t kpt = midsize ? c.t.oneWorkgroupKeysPerThread : c.t.keysPerThread;
+    const uint32_t kpt = midsize ? c.t.oneWorkgroupKeysPerThread >> (half ? 1 : 0) : c.t.keysPerThread;
     const uint32_t tiles = uint32_t((uint64_t(count) + wg * kpt - 1) / (wg * kpt));
     setShape(&summary, wg, kpt, tiles);
     const uint32_t histogramGroups = histogramWorkgroups(c, count);
@@ -374,7 +380,7 @@ VksortResult planSort(const Config& c, const VksortSortInfo& info, Plan* plan) {
     push.tileKeys = wg * kpt;
     push.histogramKeys = c.histogramWorkgroupSize * kHistogramKeysPerInvocation;
     push.histogramWorkgroups = histogramGroups;
-    planOnesweep(c, *plan, headIndirect, histogramGroups, kPathKernels[summary.path], &list);
+    planOnesweep(c, *plan, headIndirect, histogramGroups, kernels.once, kernels.each[half ? 1 : 0], &list);
   }
   if (info.timestampQueryPool) list.add(kCmdTimestamp).query = 1;
   return VKSORT_SUCCESS;

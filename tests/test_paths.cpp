@@ -184,7 +184,8 @@ TEST_CASE("the wide one-workgroup kernel: every key type x value type, up to one
 TEST_CASE("the mid-size path: Onesweep in the one-workgroup tiles, up to midsizeMaxCount") {
   // On by default on NVIDIA only, so turned on here: counts above the
   // one-workgroup path and up to midsizeMaxCount go through Onesweep in tiles
-  // of the one-workgroup shape, one more is the regular tile. Also with a tiny ring,
+  // of the one-workgroup shape (with half the keys per invocation up to a
+  // quarter of midsizeMaxCount), one more is the regular tile. Also with a tiny ring,
   // no patience and delayed status, as in the faults case.
   // (midsizeMaxCount, ring, lookback, tailGroup, spinBudget, faultPublishDelay); 0 = default
   const uint32_t shapes[][6] = {{1u << 17, 0, 0, 0, 0, 0}, {1u << 17, 5, 2, 2, 1, 40}, {1u << 17, 0, 0, 0, 2, 1000}};
@@ -199,7 +200,9 @@ TEST_CASE("the mid-size path: Onesweep in the one-workgroup tiles, up to midsize
     const uint32_t small = s.oneWorkgroupKeys(), m = sh[0];
     const std::string label = faultLabel("mid-size, ", sh + 1);
     const SortCase c = makeCase(kKeys[0], kValues[0], false, kAllBits, label);
-    for (uint32_t n : {small + 1, 2 * small - 1, 2 * small + 1, 7 * small + 3, 7919u, 104729u, m, m + 1})
+    // Tiles of half the keys per invocation up to m / 4.
+    for (uint32_t n :
+         {small + 1, 2 * small - 1, 2 * small + 1, 7 * small + 3, 7919u, m / 4, m / 4 + 1, 104729u, m, m + 1})
       checkTypedSort(s, c, makeKeys(n, kKeys[0], Dist::Uniform, rng));
     checkTypedSort(s, c, makeKeys(9 * small, kKeys[0], Dist::Few, rng));
   }

@@ -111,7 +111,11 @@ TEST_SUITE("plan") {
     check(s, 4096, {VKSORT_PATH_BITONIC_KEYS, 4, 512, 8, 1});
     check(s, 4097, {VKSORT_PATH_WIDE_ONE_WORKGROUP, 4, 1024, 8, 1});
     check(s, 8192, {VKSORT_PATH_WIDE_ONE_WORKGROUP, 4, 1024, 8, 1});
-    check(s, 8193, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 3});
+    // Mid-size: half the keys per invocation up to a quarter of
+    // midsizeMaxCount.
+    check(s, 8193, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 4, 5});
+    check(s, 1u << 17, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 4, 64});
+    check(s, (1u << 17) + 1, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 33});
     check(s, 1u << 19, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 128});
     // 512 x 16 tiles staged in two rounds, two workgroups per multiprocessor.
     check(s, (1u << 19) + 1, {VKSORT_PATH_ONESWEEP, 4, 512, 16, ceilDiv((1u << 19) + 1, 8192)});
@@ -136,7 +140,7 @@ TEST_SUITE("plan") {
     check(pairs, 100, {VKSORT_PATH_BITONIC, 4, 512, 2, 1});
     check(pairs, 2048, {VKSORT_PATH_BITONIC, 4, 512, 4, 1});
     check(pairs, 2049, {VKSORT_PATH_ONE_WORKGROUP, 4, 512, 8, 1});
-    check(pairs, 4097, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 2});
+    check(pairs, 4097, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 4, 3});
     check(pairs, 1u << 24, {VKSORT_PATH_ONESWEEP, 4, 1024, 10, ceilDiv(1u << 24, 10240)});
     CHECK(pairs.config.t.stagingRounds == 1);
     const Sorter argsort(Device::Nvidia, VKSORT_KEY_F32, VKSORT_VALUE_INDEX);
@@ -214,7 +218,7 @@ TEST_SUITE("plan") {
     one.oneWorkgroupSize = 256;
     one.oneWorkgroupKeysPerThread = 4;
     const Sorter narrow(Device::Nvidia, VKSORT_KEY_U32, VKSORT_VALUE_32, &one);
-    check(narrow, 2049, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 256, 4, 3});
+    check(narrow, 2049, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 256, 2, 5});
     // The one-workgroup paths off: the mid-size path starts where the
     // bitonic network ends, and the one-workgroup kernel (never the wide
     // one) still heads a sort with an indirect count.
@@ -225,7 +229,7 @@ TEST_SUITE("plan") {
     CHECK(without.config.t.oneWorkgroupMaxCount == VKSORT_TUNING_OFF);
     CHECK(!vksort::hasKernel(without.config, vksort::kKernelWideOneWorkgroup));
     check(without, 2048, {VKSORT_PATH_BITONIC, 4, 512, 4, 1});
-    check(without, 2049, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 1});
+    check(without, 2049, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 4, 2});
     check(without, 1u << 19, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 128});
     VksortSortInfo info{};
     info.count = 2049;
@@ -713,9 +717,9 @@ TEST_CASE("plan: each path's commands, in order") {
   CHECK(describe(*planOf(u32, 4096, false, true)) == "t0 [bitonic keys-only 1] t1");
   CHECK(describe(*planOf(u32, 8192)) == "[wide one workgroup 1]");
   CHECK(describe(*planOf(u32, 1u << 16)) ==
-        "[clear C|T>T fill T>C] [histogram histogram 16] [pass 1 C>C mid-size onesweep 16] [pass 2 C>C mid-size "
-        "onesweep 16] "
-        "[pass 3 C>C mid-size onesweep 16] [pass 4 C>C mid-size onesweep 16]");
+        "[clear C|T>T fill T>C] [histogram histogram 16] [pass 1 C>C mid-size onesweep, half tiles 32] "
+        "[pass 2 C>C mid-size onesweep, half tiles 32] [pass 3 C>C mid-size onesweep, half tiles 32] "
+        "[pass 4 C>C mid-size onesweep, half tiles 32]");
   // 30-bit Morton codes: four passes; 24 bits: three, the result in alt.
   CHECK(describe(*planOf(u32, 1u << 20, false, false, 24)) ==
         "[clear C|T>T fill T>C] [histogram histogram 256] [pass 1 C>C onesweep 128] [pass 2 C>C onesweep 128] "
@@ -755,8 +759,8 @@ TEST_CASE("plan: every path's barriers order every read and write, within a sort
             const vksort::Config& c = s.config;
             std::vector<uint32_t> counts = {1, 2, c.tileKeys(), c.tileKeys() + 1, 1u << 20, VKSORT_MAX_COUNT};
             for (uint32_t end : {c.t.bitonicKeysMaxCount, c.t.bitonicMaxCount, c.t.oneWorkgroupMaxCount,
-                                 c.oneWorkgroupKeys(), c.t.midsizeMaxCount})
-              if (end != VKSORT_TUNING_OFF) counts.insert(counts.end(), {end, end + 1});
+                                 c.oneWorkgroupKeys(), c.t.midsizeMaxCount, c.midsizeHalfMaxCount()})
+              if (end != VKSORT_TUNING_OFF && end != 0) counts.insert(counts.end(), {end, end + 1});
             for (uint32_t count : counts)
               for (bool indirect : {false, true})
                 for (bool timestamps : {false, true}) {

@@ -88,8 +88,10 @@ typedef struct VksortTuning {
   uint32_t oneWorkgroupMaxCount;
   // midsizeMaxCount: counts above oneWorkgroupMaxCount and up to this run
   // Onesweep in tiles of the one-workgroup shape, which spreads a mid-size
-  // sort over more workgroups. VKSORT_TUNING_OFF (or any value up to
-  // oneWorkgroupMaxCount) turns it off. The portable algorithm has no
+  // sort over more workgroups; counts up to a quarter of it, in tiles of
+  // half the keys per invocation (where the shape has two or more), whose
+  // shorter latency wins at those counts. VKSORT_TUNING_OFF (or any value
+  // up to oneWorkgroupMaxCount) turns it off. The portable algorithm has no
   // mid-size path.
   uint32_t midsizeMaxCount;
 } VksortTuning;
