@@ -104,14 +104,17 @@ main() {
   done
   # (f) engine workloads. workload NAME MAXCOUNT ARGS...: vksort with an
   # indirect count for MAXCOUNT keys (0: a direct count) and CUB on the same
-  # keys, its count direct.
+  # keys, its count direct. The files are numbered so that the tables list the
+  # workloads in this order.
+  local nf=0
   workload() {
     local name=$1 max=$2
     shift 2
     local indirect=()
     if [ "$max" != 0 ]; then indirect=(--indirect-max "$max"); fi
-    step "$vkb" --runs "$runs" --json "$tmp/vk-f-$name.jsonl" --workload "$name" "${indirect[@]}" "$@"
-    if [ -x "$cubb" ]; then step "$cubb" --runs "$runs" --json "$tmp/cub-f-$name.jsonl" --workload "$name" "$@"; fi
+    nf=$((nf + 1))
+    step "$vkb" --runs "$runs" --json "$tmp/vk-f$nf-$name.jsonl" --workload "$name" "${indirect[@]}" "$@"
+    if [ -x "$cubb" ]; then step "$cubb" --runs "$runs" --json "$tmp/cub-f$nf-$name.jsonl" --workload "$name" "$@"; fi
   }
   workload particles-64K-of-256K 262144 --value index --sizes 65536
   workload particles-1M-of-2M 2097152 --value index --sizes 1048576
