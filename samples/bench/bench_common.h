@@ -376,6 +376,7 @@ struct CommonOptions {
   uint32_t beginBit = 0, endBit = 0;  // resolved by resolve()
   uint32_t referenceMax = 1u << 22;   // compare with std::stable_sort up to this N
   bool times = false;                 // every timed run's time in the rows
+  std::string workload;               // --workload: the name every row carries ("" writes none)
   uint64_t maxSize = 0xFFFFFFFFull;
 
   const KeyInfo& keyInfo() const { return kKeys[key]; }
@@ -405,7 +406,9 @@ inline const char* commonUsage() {
          "  --bits B,E          sort by bits [B, E) of the order-preserving key only\n"
          "  --times             also write every timed run's time (times_ms) in the JSON rows\n"
          "  --reference-max N   also compare with std::stable_sort up to this N (default 4194304);\n"
-         "                      larger sizes get the O(N) check (sortedness, permutation, stability)\n";
+         "                      larger sizes get the O(N) check (sortedness, permutation, stability)\n"
+         "  --workload NAME     name the sort: every JSON row gets \"workload\": NAME, and compare.py\n"
+         "                      and report.py table such rows by name, apart from the sweeps\n";
 }
 
 [[noreturn]] inline void fatal(const char* prog, const std::string& what) {
@@ -493,6 +496,9 @@ inline bool parseCommonOption(const char* prog, int argc, char** argv, int& i, C
     o.endBit = static_cast<uint32_t>(b[1]);
   } else if (a == "--times") {
     o.times = true;
+  } else if (a == "--workload") {
+    o.workload = next();
+    if (o.workload.empty()) fatal(prog, "--workload wants a name");
   } else if (a == "--reference-max") {
     o.referenceMax = static_cast<uint32_t>(std::min<uint64_t>(parseNumber(prog, next(), a.c_str()), 0xFFFFFFFFull));
   } else {
@@ -539,6 +545,7 @@ struct Row {
   std::string algorithm;  // "vksort onesweep", "cub DeviceRadixSort", "cpu std::sort", "cpu radix"
   std::string device, driver, commit;
   std::string key, value, dist;
+  std::string workload;  // the named sort the row belongs to (--workload); "" for none
   uint32_t n = 0;
   bool descending = false;
   uint32_t beginBit = 0, endBit = 32;
@@ -566,6 +573,7 @@ struct Row {
                     "\",\"driver\":\"" + jsonEscape(driver) + "\",\"commit\":\"" + jsonEscape(commit) +
                     "\",\"key\":\"" + jsonEscape(key) + "\",\"value\":\"" + jsonEscape(value) + "\"," + num +
                     ",\"check\":\"" + jsonEscape(check) + "\"";
+    if (!workload.empty()) s += ",\"workload\":\"" + jsonEscape(workload) + "\"";
     if (!extra.empty()) s += "," + extra;
     if (!timesMs.empty()) {
       s += ",\"times_ms\":[";

@@ -18,6 +18,11 @@ columns to their combination's table: that CUB's median and the ratio of
 its time to vksort's.
 Where CPU rows exist, a second table compares vksort with the faster CPU sort
 and names the GPU/CPU crossover.
+Rows with a "workload" (--workload NAME: one named sort, such as an engine's
+particles or splats) stay out of those tables. They are joined on the name
+and N instead, so that a vksort sort with an indirect count meets the CUB sort
+of its live count, and go into one "Engine workloads" table: what each bench
+sorted, both medians, the speed ratio and each sort's share of a 60 fps frame.
 
 Rows from the earlier schema ("impl", "payload", "n") are read too.
 
@@ -36,6 +41,7 @@ CUB = "cub DeviceRadixSort"
 CPU_PREFIX = "cpu "
 BUDGET_PREFIX = CUB + ", carveout"
 KEY_BITS = {"u32": 32, "i32": 32, "f32": 32, "u64": 64, "i64": 64, "f64": 64}
+FRAME_MS = 1000.0 / 60  # one frame at 60 fps
 
 
 def normalize(row, where):
@@ -90,13 +96,13 @@ def load(paths):
 
 def group_key(row):
     """The join key; indirect_max: the maxCount of a sort with an indirect count (N is then the live count), 0 if
-    none."""
+    none; workload: the name of a named sort (--workload), "" if none."""
     return (row["key"], row["value"], row["dist"], bool(row["descending"]), int(row["begin_bit"]),
-            int(row["end_bit"]), int(row.get("indirect_max") or 0))
+            int(row["end_bit"]), int(row.get("indirect_max") or 0), str(row.get("workload") or ""))
 
 
 def label(g):
-    key, value, dist, desc, b, e, indirect = g
+    key, value, dist, desc, b, e, indirect, workload = g
     s = f"key={key} value={value} dist={dist}"
     if desc:
         s += " descending"
@@ -104,6 +110,8 @@ def label(g):
         s += f" bits=[{b},{e})"
     if indirect:
         s += f" indirect_max={indirect}"
+    if workload:
+        s += f" workload={workload}"
     return s
 
 
@@ -154,13 +162,13 @@ def describe(rows, algorithms):
 
 
 def sort_group(g):
-    key, value, dist, desc, b, e, indirect = g
+    key, value, dist, desc, b, e, indirect, workload = g
     order = ["u32", "i32", "f32", "u64", "i64", "f64"]
     values = ["none", "u32", "u64", "index"]
     dists = ["uniform", "lowentropy", "morton", "presorted"]
     idx = lambda lst, x: lst.index(x) if x in lst else len(lst)
     return (dists.index(dist) if dist in dists else len(dists), idx(order, key), idx(values, value), str(dist),
-            str(key), str(value), desc, b, e, indirect)
+            str(key), str(value), desc, b, e, indirect, workload)
 
 
 def tables(rows):
@@ -169,7 +177,7 @@ def tables(rows):
     if any(r.get("verified") is False for r in rows.values()):
         lines.append("")
         lines.append("**Some rows failed verification (marked WRONG): their times are not results.**")
-    groups = sorted({g for _, g, _ in rows}, key=sort_group)
+    groups = sorted({g for _, g, _ in rows if not g[7]}, key=sort_group)
     for g in groups:
         ns = sorted({n for a, gg, n in rows if gg == g})
         get = lambda algo, n: rows.get((algo, g, n))
@@ -214,6 +222,76 @@ def tables(rows):
         else:
             lines.append(f"GPU/CPU crossover: N = {crossover} is the smallest N where vksort beats the best "
                          "CPU sort.")
+    workload_lines = workload_table(rows)
+    if workload_lines:
+        lines += ["", "Engine workloads", ""] + workload_lines
+    return lines
+
+
+def workloads(rows):
+    """The named sorts: [(workload, N, vksort row, CUB row)] in the order they first appear; either row may be None.
+    Rows join on the name and N only: CUB sorts the live count of a vksort sort with an indirect count directly."""
+    joined = {}
+    for (algo, g, n), r in rows.items():
+        if not g[7] or algo not in (VKSORT, CUB):
+            continue
+        entry = joined.setdefault((g[7], n), {})
+        if algo in entry:
+            print(f"warning: workload {g[7]}, N = {n}: a second {algo} row ({label(g)}); using the first",
+                  file=sys.stderr)
+            continue
+        entry[algo] = r
+    return [(w, n, e.get(VKSORT), e.get(CUB)) for (w, n), e in joined.items()]
+
+
+def sorts(row):
+    """What a row sorted: types, bit range, order, count (and maxCount with an indirect count)."""
+    s = row["key"] if row["value"] == "none" else f"{row['key']} + {row['value']}"
+    s += f", bits [{row['begin_bit']}, {row['end_bit']})"
+    if row["dist"] != "uniform":
+        s += f", {row['dist']}"
+    if row["descending"]:
+        s += ", descending"
+    indirect = int(row.get("indirect_max") or 0)
+    if indirect:
+        return s + f", {row['N']:,} of maxCount {indirect:,} (indirect count)"
+    return s + f", {row['N']:,} (direct count)"
+
+
+def cub_sorts(vk, cb):
+    """What CUB sorted, said against vksort's sort where that is shorter."""
+    if cb is None:
+        return ""
+    if vk is None:
+        return sorts(cb)
+    if sorts(cb) == sorts(vk):
+        return "the same"
+    if sorts(cb) == sorts(dict(vk, indirect_max=0)):
+        return f"the {cb['N']:,} live keys, direct count"
+    return sorts(cb)
+
+
+def frame_share(row):
+    """The row's median as a share of a 60 fps frame (16.67 ms)."""
+    if row is None:
+        return ""
+    s = f"{100 * row['median_ms'] / FRAME_MS:.2f}%"
+    return s if row.get("verified", True) else s + " (WRONG)"
+
+
+def workload_table(rows, emphasize=lambda r: r):
+    """The engine workloads table (markdown lines), or [] without workload rows. `emphasize` formats the speed
+    ratio (report.py makes it bold where vksort is faster)."""
+    found = workloads(rows)
+    if not found:
+        return []
+    lines = ["| workload | sorts | vksort µs | CUB µs | CUB sorts | vksort/CUB speed ratio | vksort, share of a 60 fps "
+             "frame | CUB, share of a 60 fps frame |",
+             "|---|---|---:|---:|---|---:|---:|---:|"]
+    for w, n, vk, cb in found:
+        what = sorts(vk) if vk is not None else sorts(cb)
+        lines.append(f"| {w} | {what} | {us(vk)} | {us(cb)} | {cub_sorts(vk, cb)} | {emphasize(ratio(cb, vk))} "
+                     f"| {frame_share(vk)} | {frame_share(cb)} |")
     return lines
 
 
@@ -227,7 +305,7 @@ def plot(rows, path, key, value, dist):
               "the tables above are complete. Install it with: python3 -m pip install matplotlib",
               file=sys.stderr)
         return False
-    g = (key, value, dist, False, 0, KEY_BITS.get(key, 32) if dist != "morton" else 30, 0)
+    g = (key, value, dist, False, 0, KEY_BITS.get(key, 32) if dist != "morton" else 30, 0, "")
     series = {}
     for (algo, gg, n), r in rows.items():
         if gg == g and r.get("verified", True) and kps(r):

@@ -219,6 +219,7 @@ static bool run_config(const bench::CommonOptions& opt, const Env& env, FILE* js
     row.key = opt.keyInfo().name;
     row.value = bench::kValueNames[opt.value];
     row.dist = bench::kDistNames[opt.dist];
+    row.workload = opt.workload;
     row.n = n;
     row.descending = opt.descending;
     row.beginBit = opt.beginBit;

@@ -11,8 +11,9 @@ CUB held to one block per SM). It writes
   --jsonl  the two files' lines, concatenated, unchanged;
   --plot   keys/s against N for u32 keys (compare.plot: needs matplotlib,
            Debian python3-matplotlib);
-  --md     the page: where and how the run was made, and one table with every
-           vksort row beside CUB's.
+  --md     the page: where and how the run was made, one table with every
+           vksort row beside CUB's, and, where the run has rows with a
+           "workload" (run_gpu.sh set (f)), the engine workloads table.
 Rows are read and joined by compare.py (load, group_key, ratio, ...), so the
 page and compare.md always agree. The date is not in the rows: give the day
 the run was made with --date (default: today).
@@ -75,7 +76,7 @@ def path_of(row, rows):
 
 
 def group_label(g):
-    key, value, dist, desc, begin, end, indirect = g
+    key, value, dist, desc, begin, end, indirect, _ = g
     s = key if value == "none" else f"{key} ({'index' if value == 'index' else value})"
     if dist != "uniform":
         s += f", {dist}"
@@ -94,8 +95,8 @@ def bold_if_faster(r):
 
 
 def table(rows):
-    """The one table: every vksort and CUB row, joined, one line per (types, N)."""
-    groups = sorted({g for a, g, _ in rows if a in (compare.VKSORT, compare.CUB)}, key=compare.sort_group)
+    """The main table: every vksort and CUB row but the workloads, joined, one line per (types, N)."""
+    groups = sorted({g for a, g, _ in rows if a in (compare.VKSORT, compare.CUB) and not g[7]}, key=compare.sort_group)
     lines = ["| keys (values) | N | vksort path | vksort µs | vksort G keys/s | CUB µs | CUB G keys/s | vksort / CUB "
              "| CUB, one block per SM, µs | vksort / that |",
              "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
@@ -202,6 +203,21 @@ def page(rows, date, plot_rel, jsonl_rel, jsonl_shown):
         out.append(f"GPU/CPU crossover (u32 keys): N = {cross:,} is the smallest N measured where vksort beats the "
                    "faster one-thread CPU sort; it moves with the host CPU.")
     out.append("")
+    workloads = compare.workload_table(rows, bold_if_faster)
+    if workloads:
+        out += [
+            "## Engine workloads",
+            "",
+            "The sorts a game engine runs every frame, each at one size: particles (u32 depth keys and their",
+            "indices, with the live count that a culling pass writes into a count buffer), Gaussian splats (an",
+            "argsort of f32 depths, indirect count), a BVH build (30-bit Morton codes and indices) and a tile",
+            "rasterizer (u64 keys of which bits [0, 45) count, with u32 values). CUB has no indirect count: where",
+            "vksort reads the live count from a buffer, CUB sorts the live keys with a direct count (column \"CUB",
+            "sorts\"). The shares are the medians over one frame at 60 fps (16.67 ms).",
+            "",
+        ]
+        out += workloads
+        out.append("")
     return "\n".join(out)
 
 

@@ -13,6 +13,13 @@
 #       compare.md)
 #   (e) vksort alone, u32 keys and u32 pairs with an indirect count:
 #       maxCount 2^20, live counts 1,024, 65,536 and 2^20
+#   (f) engine workloads, each run with --workload NAME on vksort and on CUB
+#       (CUB has no indirect count: it sorts the live count directly):
+#         particles-64K-of-256K  u32 keys + index, 65,536 live of maxCount 262,144
+#         particles-1M-of-2M     u32 keys + index, 2^20 live of maxCount 2^21
+#         splats-4M-of-6M        f32 keys + index, 2^22 live of maxCount 6,291,456
+#         bvh-morton30-1M        morton keys + index, bits [0, 30), 2^20 keys
+#         tiles-u64b45-8M        u64 keys + u32 values, bits [0, 45), 2^23 keys
 # Every row is verified (bench_common.h); a wrong result fails the script but
 # the other sets still run.
 #
@@ -41,7 +48,7 @@ mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export VKSORT_COMMIT=${VKSORT_COMMIT:-$(git -C "$root" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)}
-cub_flags=${CUB_BENCH_FLAGS-"-DCUB_BENCH_KEY_MASK=0x9 -DCUB_BENCH_VALUE_MASK=0x3 -DCUB_BENCH_DESCENDING=0"}
+cub_flags=${CUB_BENCH_FLAGS-"-DCUB_BENCH_KEY_MASK=0xD -DCUB_BENCH_VALUE_MASK=0x3 -DCUB_BENCH_DESCENDING=0"}
 
 main() {
   local fail=0 t0=$SECONDS
@@ -95,6 +102,25 @@ main() {
   for v in none u32; do
     step "$vkb" --runs "$runs" --json "$tmp/vk-e-$v.jsonl" --value "$v" --indirect-max 1048576 --sizes 1024,65536,1048576
   done
+  # (f) engine workloads. workload NAME MAXCOUNT ARGS...: vksort with an
+  # indirect count for MAXCOUNT keys (0: a direct count) and CUB on the same
+  # keys, its count direct. The files are numbered so that the tables list the
+  # workloads in this order.
+  local nf=0
+  workload() {
+    local name=$1 max=$2
+    shift 2
+    local indirect=()
+    if [ "$max" != 0 ]; then indirect=(--indirect-max "$max"); fi
+    nf=$((nf + 1))
+    step "$vkb" --runs "$runs" --json "$tmp/vk-f$nf-$name.jsonl" --workload "$name" "${indirect[@]}" "$@"
+    if [ -x "$cubb" ]; then step "$cubb" --runs "$runs" --json "$tmp/cub-f$nf-$name.jsonl" --workload "$name" "$@"; fi
+  }
+  workload particles-64K-of-256K 262144 --value index --sizes 65536
+  workload particles-1M-of-2M 2097152 --value index --sizes 1048576
+  workload splats-4M-of-6M 6291456 --key f32 --value index --sizes 4194304
+  workload bvh-morton30-1M 0 --dist morton --bits 0,30 --value index --sizes 1048576
+  workload tiles-u64b45-8M 0 --key u64 --value u32 --bits 0,45 --sizes 8388608
   # (d) CUB at Vulkan's shared-memory budget.
   if [ -x "$cubb" ]; then
     local d=1048576,16777216,67108864,268435456

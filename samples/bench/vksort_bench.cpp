@@ -4,7 +4,7 @@
 //   vksort_bench [--sizes N,N,...] [--runs R>=20] [--warmup W] [--json FILE]
 //                [--key u32|i32|f32|u64|i64|f64] [--value none|u32|u64|index]
 //                [--dist uniform|lowentropy|morton|presorted] [--descending] [--bits B,E]
-//                [--cpu] [--cpu-max N] [--reference-max N]
+//                [--cpu] [--cpu-max N] [--reference-max N] [--workload NAME]
 //                [--device I] [--validation] [--tuning FIELD=V,FIELD=V,...] [--indirect-max M]
 //
 // Each run generates new keys (and values) on the GPU (keygen.comp, seeded per
@@ -354,6 +354,7 @@ int main(int argc, char** argv) {
   base.key = key.name;
   base.value = bench::kValueNames[opt.value];
   base.dist = bench::kDistNames[opt.dist];
+  base.workload = opt.workload;
   base.descending = opt.descending;
   base.beginBit = opt.beginBit;
   base.endBit = opt.endBit;
