@@ -120,7 +120,7 @@ def first(rows, algorithm_prefix, field):
 
 def crossover(rows):
     """The smallest N (u32 keys, uniform) where vksort beats the faster one-thread CPU sort."""
-    g = ("u32", "none", "uniform", False, 0, 32)
+    g = ("u32", "none", "uniform", False, 0, 32, 0, "")  # compare.group_key of a direct sort
     cpus = sorted({a for a, gg, _ in rows if gg == g and a.startswith(compare.CPU_PREFIX)})
     for n in sorted({n for a, gg, n in rows if gg == g and a == compare.VKSORT}):
         vk = rows[(compare.VKSORT, g, n)]
