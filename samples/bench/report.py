@@ -111,6 +111,33 @@ def table(rows):
     return lines
 
 
+def engine_range(rows):
+    """u32 keys and u32 pairs from 4,096 to 2^22 keys, where a sort is bound by latency, and the sorts with an
+    indirect count: vksort, CUB and their ratio."""
+    def group(value, indirect=0):
+        return ("u32", value, "uniform", False, 0, 32, indirect, "")
+
+    lines = ["| N | u32 keys: vksort µs | CUB µs | vksort / CUB | u32 + u32: vksort µs | CUB µs | vksort / CUB |",
+             "|---:|---:|---:|---:|---:|---:|---:|"]
+    sizes = sorted({n for a, g, n in rows if a == compare.VKSORT and g in (group("none"), group("u32"))
+                    and 4096 <= n <= 1 << 22})
+    for n in sizes:
+        cells = []
+        for value in ("none", "u32"):
+            vk, cb = rows.get((compare.VKSORT, group(value), n)), rows.get((compare.CUB, group(value), n))
+            cells += [compare.us(vk), compare.us(cb), bold_if_faster(compare.ratio(cb, vk)) if vk and cb else ""]
+        lines.append(f"| {fmt_n(n)} | " + " | ".join(cells) + " |")
+    indirect = []
+    for (a, g, n), r in sorted(rows.items(), key=lambda kv: (kv[0][1][1], kv[0][1][6], kv[0][2])):
+        if a == compare.VKSORT and g[0] == "u32" and g[2] == "uniform" and g[6] and not g[7]:
+            types = "u32 keys" if g[1] == "none" else f"u32 keys + {g[1]} values"
+            indirect.append(f"| {types} | {n:,} of {fmt_n(g[6])} | {compare.us(r)} |")
+    if indirect:
+        lines += ["", "With an indirect count (the live count read from a buffer, the sort recorded for the maximum):",
+                  "", "| types | live count of maxCount | vksort µs |", "|---|---:|---:|"] + indirect
+    return lines if sizes else []
+
+
 def first(rows, algorithm_prefix, field):
     for (a, _, _), r in sorted(rows.items(), key=lambda kv: str(kv[0])):
         if a.startswith(algorithm_prefix) and r.get(field):
@@ -203,6 +230,18 @@ def page(rows, date, plot_rel, jsonl_rel, jsonl_shown):
         out.append(f"GPU/CPU crossover (u32 keys): N = {cross:,} is the smallest N measured where vksort beats the "
                    "faster one-thread CPU sort; it moves with the host CPU.")
     out.append("")
+    engine = engine_range(rows)
+    if engine:
+        out += [
+            "## The engine range: 4,096 to 2^22 keys",
+            "",
+            "Engines sort a few thousand to a few million keys per frame. There a sort is bound by latency, not",
+            "bandwidth: the chain of dependent dispatches and the time one tile takes per pass. The rows below",
+            "are those of the table above.",
+            "",
+        ]
+        out += engine
+        out.append("")
     workloads = compare.workload_table(rows, bold_if_faster)
     if workloads:
         out += [

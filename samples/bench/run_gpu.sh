@@ -4,14 +4,16 @@
 #   (a) u32 keys, uniform, N = 2^10, 2^12, ..., 2^28, 2^19, and 512, 2,048 and
 #       8,192 (where the small-N kernels change), plus the CPU sorts (std::sort,
 #       LSD radix; one thread) up to 2^22 and the GPU/CPU crossover
-#   (b) u32 keys + u32 values and u64 keys at 1,024, 2,048, 8,192, 2^20, 2^24,
-#       2^26, 2^28; u64 keys + u32 values at 2^20, 2^24, 2^26
+#   (b) u32 keys + u32 values at 1,024, 2,048, 4,096, 8,192, 65,536, 2^18,
+#       2^20, 2^22, 2^24, 2^26, 2^28; u64 keys at 1,024, 2,048, 8,192, 2^20,
+#       2^24, 2^26, 2^28; u64 keys + u32 values at 2^20, 2^24, 2^26
 #   (c) u32 keys at 2^24 and 2^28: lowentropy, morton (bits [0, 30)), presorted
 #   (d) CUB held to one onesweep block per SM (cub_bench --carveout 14), as
 #       Vulkan's 48 KiB of shared memory per SM would hold it: u32 keys, u32
 #       pairs and u64 keys at 2^20, 2^24, 2^26, 2^28 (extra columns in
 #       compare.md)
-#   (e) vksort alone, u32 keys and u32 pairs with an indirect count:
+#   (e) vksort alone, u32 keys and u32 pairs with an indirect count (pairs
+#       also live 4,096 and 65,536 of maxCount 2^21):
 #       maxCount 2^20, live counts 1,024, 65,536 and 2^20
 #   (f) engine workloads, each run with --workload NAME on vksort and on CUB
 #       (CUB has no indirect count: it sorts the live count directly):
@@ -90,7 +92,7 @@ main() {
   step "$vkb" --runs "$runs" --json "$tmp/vk-a.jsonl" --sizes $a --cpu --cpu-max 4194304
   if [ -x "$cubb" ]; then step "$cubb" --runs "$runs" --json "$tmp/cub-a.jsonl" --sizes $a; fi
   # (b) pairs and 64-bit keys.
-  both b-u32-u32 --key u32 --value u32 --sizes 1024,2048,8192,1048576,16777216,67108864,268435456
+  both b-u32-u32 --key u32 --value u32 --sizes 1024,2048,4096,8192,65536,262144,1048576,4194304,16777216,67108864,268435456
   both b-u64 --key u64 --sizes 1024,2048,8192,1048576,16777216,67108864,268435456
   both b-u64-u32 --key u64 --value u32 --sizes 1048576,16777216,67108864
   # (c) distributions.
@@ -102,6 +104,7 @@ main() {
   for v in none u32; do
     step "$vkb" --runs "$runs" --json "$tmp/vk-e-$v.jsonl" --value "$v" --indirect-max 1048576 --sizes 1024,65536,1048576
   done
+  step "$vkb" --runs "$runs" --json "$tmp/vk-e-u32-2m.jsonl" --value u32 --indirect-max 2097152 --sizes 4096,65536
   # (f) engine workloads. workload NAME MAXCOUNT ARGS...: vksort with an
   # indirect count for MAXCOUNT keys (0: a direct count) and CUB on the same
   # keys, its count direct. The files are numbered so that the tables list the
