@@ -161,6 +161,7 @@ struct Config {
   uint32_t histogramWorkgroupSize;  // 256, or less where the device allows fewer invocations
   uint32_t scanWorkgroupSize;       // the portable scan's
   uint32_t scanItems;               // table entries per scan invocation
+  uint32_t midsizeLookbackLanes;    // the mid-size tiles' lookbackLanes
   bool oneWorkgroupInShared;        // the one-workgroup kernel keeps keys and values in shared memory
   BitonicKernels bitonic;           // with the index: up to bitonicMaxCount, and half
   BitonicKernels bitonicKeys;       // without it: up to bitonicKeysMaxCount, half and a quarter

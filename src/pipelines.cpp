@@ -187,10 +187,10 @@ SpecConstants kernelConstants(const Config& c, Kernel k) {
     case kKernelHistogram: return commonConstants(c, c.histogramWorkgroupSize, 1);
     case kKernelOnesweep:
       return onesweepConstants(c, t.workgroupSize, t.keysPerThread, t.stagingRounds, t.lookbackLanes);
-    // The mid-size path's look-backs walk with one lane (vksort_advanced.h).
-    case kKernelMidsizeOnesweep: return onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, 1, 1);
+    case kKernelMidsizeOnesweep:
+      return onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, 1, c.midsizeLookbackLanes);
     case kKernelMidsizeOnesweepHalf:
-      return onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread / 2, 1, 1);
+      return onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread / 2, 1, c.midsizeLookbackLanes);
     case kKernelOneWorkgroup: return oneWorkgroupConstants(c, false);
     case kKernelWideOneWorkgroup: return oneWorkgroupConstants(c, true);
     case kKernelPortableReduce:

@@ -157,7 +157,9 @@ VksortTuning defaultTuning(const DeviceInfo& info, const Config& c) {
       onesweepSharedBytes(2 * d.oneWorkgroupSize, d.oneWorkgroupKeysPerThread, sg, c.keyWords + c.valueWords) <=
           maxShared)
     d.oneWorkgroupMaxCount *= 2;
-  d.midsizeMaxCount = nvidia ? 1u << 19 : VKSORT_TUNING_OFF;
+  // 32-bit items run the mid-size tiles further: a sort of up to 2^20 keys
+  // in large tiles leaves SMs idle (docs/tuning.md).
+  d.midsizeMaxCount = !nvidia ? VKSORT_TUNING_OFF : itemWords == 1 ? 3u << 18 : 1u << 19;
   d.bitonicMaxCount = nvidia ? 2048 : VKSORT_TUNING_OFF;
   d.bitonicKeysMaxCount = nvidia && c.valueWords == 0 ? 4096 : VKSORT_TUNING_OFF;
   return d;
@@ -182,6 +184,14 @@ void applyOverrides(const VksortTuning& user, uint32_t valueWords, VksortTuning*
     t->oneWorkgroupMaxCount = t->oneWorkgroupSize * t->oneWorkgroupKeysPerThread;
   if (user.oneWorkgroupMaxCount) t->oneWorkgroupMaxCount = user.oneWorkgroupMaxCount;
   if (user.midsizeMaxCount) t->midsizeMaxCount = user.midsizeMaxCount;
+}
+
+// One look-back lane per invocation a workgroup has for each digit, up to 8
+// and the subgroup size.
+uint32_t defaultLookbackLanes(const Config& c, uint32_t workgroupSize) {
+  uint32_t lanes = 1;
+  while (lanes < 8 && lanes * 2 <= c.subgroupSize && lanes * 2 * VKSORT_RADIX <= workgroupSize) lanes *= 2;
+  return lanes;
 }
 
 // Checks a resolved tuning against the device; fills the bitonic kernels.
@@ -311,13 +321,8 @@ VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, Vk
   if (ci.pTuning) applyOverrides(*ci.pTuning, c->valueWords, &c->t);
   if (c->hasOneWorkgroup() && c->t.midsizeMaxCount <= c->t.oneWorkgroupMaxCount)
     c->t.midsizeMaxCount = VKSORT_TUNING_OFF;
-  if (!c->t.lookbackLanes) {
-    // One lane per invocation the workgroup has for each digit, up to 8.
-    c->t.lookbackLanes = 1;
-    while (c->t.lookbackLanes < 8 && c->t.lookbackLanes * 2 <= c->subgroupSize &&
-           c->t.lookbackLanes * 2 * VKSORT_RADIX <= c->t.workgroupSize)
-      c->t.lookbackLanes *= 2;
-  }
+  if (!c->t.lookbackLanes) c->t.lookbackLanes = defaultLookbackLanes(*c, c->t.workgroupSize);
+  c->midsizeLookbackLanes = defaultLookbackLanes(*c, c->t.oneWorkgroupSize);
   if ((r = checkTuning(c)) != VKSORT_SUCCESS) return r;
   if (algorithm == VKSORT_ALGORITHM_PORTABLE) {
     if ((r = checkPortableTable(*c)) != VKSORT_SUCCESS) return r;

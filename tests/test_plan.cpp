@@ -114,11 +114,12 @@ TEST_SUITE("plan") {
     // Mid-size: half the keys per invocation up to a quarter of
     // midsizeMaxCount.
     check(s, 8193, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 4, 5});
-    check(s, 1u << 17, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 4, 64});
-    check(s, (1u << 17) + 1, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 33});
-    check(s, 1u << 19, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 128});
+    // midsizeMaxCount is 3 x 2^18 for 32-bit items.
+    check(s, 3u << 16, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 4, 96});
+    check(s, (3u << 16) + 1, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 49});
+    check(s, 3u << 18, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 192});
     // 512 x 16 tiles staged in two rounds, two workgroups per multiprocessor.
-    check(s, (1u << 19) + 1, {VKSORT_PATH_ONESWEEP, 4, 512, 16, ceilDiv((1u << 19) + 1, 8192)});
+    check(s, (3u << 18) + 1, {VKSORT_PATH_ONESWEEP, 4, 512, 16, ceilDiv((3u << 18) + 1, 8192)});
     check(s, VKSORT_MAX_COUNT, {VKSORT_PATH_ONESWEEP, 4, 512, 16, ceilDiv(VKSORT_MAX_COUNT, 8192)});
     CHECK(s.config.t.stagingRounds == 2);
   }
@@ -230,7 +231,7 @@ TEST_SUITE("plan") {
     CHECK(!vksort::hasKernel(without.config, vksort::kKernelWideOneWorkgroup));
     check(without, 2048, {VKSORT_PATH_BITONIC, 4, 512, 4, 1});
     check(without, 2049, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 4, 2});
-    check(without, 1u << 19, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 128});
+    check(without, 3u << 18, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 192});
     VksortSortInfo info{};
     info.count = 2049;
     info.countBuffer.buffer = reinterpret_cast<VkBuffer>(uintptr_t(0x1000));

@@ -51,7 +51,8 @@ typedef struct VksortTuning {
   // lookbackLanes: invocations that walk one digit's look-back together,
   // each reading a different earlier tile per step (a power of two, at most
   // 8 and the subgroup size). Default: as many as the workgroup has
-  // invocations per digit. The mid-size Onesweep path walks with one.
+  // invocations per digit. The mid-size Onesweep path always walks with as
+  // many as its own workgroup has.
   uint32_t lookbackLanes;
 
   // --- The small-N paths, tried in this order; a count goes to the first
