@@ -40,6 +40,11 @@
 #                   runs those shapes for u32 keys at 2^24 and 2^28
 #                   (tuning.jsonl; not in compare.md)
 #   VKSORT_COMMIT   the commit recorded in the rows (default: git HEAD)
+#   SETS            which sets to run (default "a b c d e f"), so that a run can
+#                   be split over several calls; merge their vksort.jsonl and
+#                   cub.jsonl before report.py
+#   CUB_BENCH_BIN   a cub_bench already built with the flags above (default:
+#                   build one with nvcc)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -74,9 +79,14 @@ main() {
     step cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVKSORT_BUILD_TESTS=OFF
     step cmake --build "$build" --target vksort_bench
   fi
+  local vkb="$build/samples/bench/vksort_bench" cubb=${CUB_BENCH_BIN:-$tmp/cub_bench}
   # shellcheck disable=SC2086  # cub_flags is a list of flags
-  step nvcc -O3 -arch="${CUB_ARCH:-sm_90}" -std=c++17 $cub_flags -o "$tmp/cub_bench" "$here/cub_bench.cu"
-  local vkb="$build/samples/bench/vksort_bench" cubb="$tmp/cub_bench"
+  if [ -z "${CUB_BENCH_BIN:-}" ]; then
+    step nvcc -O3 -arch="${CUB_ARCH:-sm_90}" -std=c++17 $cub_flags -o "$cubb" "$here/cub_bench.cu"
+  fi
+  local sets=" ${SETS:-a b c d e f} "
+  # on SET: whether this run includes the set.
+  on() { [[ $sets == *" $1 "* ]]; }
   [ -x "$vkb" ] || { echo "!! no $vkb"; return 1; }
 
   # both NAME ARGS...: the same set on vksort and on CUB.
@@ -89,22 +99,32 @@ main() {
 
   # (a) u32 keys, every even power of two; CPU rows up to 2^22 (vksort_bench --cpu).
   local a=512,1024,2048,4096,8192,16384,65536,262144,524288,1048576,4194304,16777216,67108864,268435456
-  step "$vkb" --runs "$runs" --json "$tmp/vk-a.jsonl" --sizes $a --cpu --cpu-max 4194304
-  if [ -x "$cubb" ]; then step "$cubb" --runs "$runs" --json "$tmp/cub-a.jsonl" --sizes $a; fi
+  if on a; then
+    step "$vkb" --runs "$runs" --json "$tmp/vk-a.jsonl" --sizes $a --cpu --cpu-max 4194304
+    if [ -x "$cubb" ]; then step "$cubb" --runs "$runs" --json "$tmp/cub-a.jsonl" --sizes $a; fi
+  fi
   # (b) pairs and 64-bit keys.
-  both b-u32-u32 --key u32 --value u32 --sizes 1024,2048,4096,8192,65536,262144,1048576,4194304,16777216,67108864,268435456
-  both b-u64 --key u64 --sizes 1024,2048,8192,1048576,16777216,67108864,268435456
-  both b-u64-u32 --key u64 --value u32 --sizes 1048576,16777216,67108864
+  if on b; then
+    both b-u32-u32 --key u32 --value u32 \
+      --sizes 1024,2048,4096,8192,65536,262144,1048576,4194304,16777216,67108864,268435456
+    both b-u64 --key u64 --sizes 1024,2048,8192,1048576,16777216,67108864,268435456
+    both b-u64-u32 --key u64 --value u32 --sizes 1048576,16777216,67108864
+  fi
   # (c) distributions.
-  for d in lowentropy morton presorted; do
-    both "c-$d" --dist "$d" --sizes 16777216,268435456
-  done
+  if on c; then
+    for d in lowentropy morton presorted; do
+      both "c-$d" --dist "$d" --sizes 16777216,268435456
+    done
+  fi
   # (e) vksort with an indirect count: buffers and recorded count for 2^20
   # keys, live counts from 1,024 up (no CUB rows).
-  for v in none u32; do
-    step "$vkb" --runs "$runs" --json "$tmp/vk-e-$v.jsonl" --value "$v" --indirect-max 1048576 --sizes 1024,65536,1048576
-  done
-  step "$vkb" --runs "$runs" --json "$tmp/vk-e-u32-2m.jsonl" --value u32 --indirect-max 2097152 --sizes 4096,65536
+  if on e; then
+    for v in none u32; do
+      step "$vkb" --runs "$runs" --json "$tmp/vk-e-$v.jsonl" --value "$v" --indirect-max 1048576 \
+        --sizes 1024,65536,1048576
+    done
+    step "$vkb" --runs "$runs" --json "$tmp/vk-e-u32-2m.jsonl" --value u32 --indirect-max 2097152 --sizes 4096,65536
+  fi
   # (f) engine workloads. workload NAME MAXCOUNT ARGS...: vksort with an
   # indirect count for MAXCOUNT keys (0: a direct count) and CUB on the same
   # keys, its count direct. The files are numbered so that the tables list the
@@ -119,13 +139,15 @@ main() {
     step "$vkb" --runs "$runs" --json "$tmp/vk-f$nf-$name.jsonl" --workload "$name" "${indirect[@]}" "$@"
     if [ -x "$cubb" ]; then step "$cubb" --runs "$runs" --json "$tmp/cub-f$nf-$name.jsonl" --workload "$name" "$@"; fi
   }
-  workload particles-64K-of-256K 262144 --value index --sizes 65536
-  workload particles-1M-of-2M 2097152 --value index --sizes 1048576
-  workload splats-4M-of-6M 6291456 --key f32 --value index --sizes 4194304
-  workload bvh-morton30-1M 0 --dist morton --bits 0,30 --value index --sizes 1048576
-  workload tiles-u64b45-8M 0 --key u64 --value u32 --bits 0,45 --sizes 8388608
+  if on f; then
+    workload particles-64K-of-256K 262144 --value index --sizes 65536
+    workload particles-1M-of-2M 2097152 --value index --sizes 1048576
+    workload splats-4M-of-6M 6291456 --key f32 --value index --sizes 4194304
+    workload bvh-morton30-1M 0 --dist morton --bits 0,30 --value index --sizes 1048576
+    workload tiles-u64b45-8M 0 --key u64 --value u32 --bits 0,45 --sizes 8388608
+  fi
   # (d) CUB at Vulkan's shared-memory budget.
-  if [ -x "$cubb" ]; then
+  if on d && [ -x "$cubb" ]; then
     local d=1048576,16777216,67108864,268435456
     step "$cubb" --runs "$runs" --carveout 14 --json "$tmp/cub-d-u32.jsonl" --sizes $d
     step "$cubb" --runs "$runs" --carveout 14 --json "$tmp/cub-d-u32-u32.jsonl" --value u32 --sizes $d
