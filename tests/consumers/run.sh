@@ -11,7 +11,9 @@
 #
 # Routes: install add_subdirectory fetchcontent find_package volk prototypes
 # (default: all; find_package, volk and prototypes need install).
-# The install route installs a Release and a Debug build side by side.
+# The install route installs a Release and a Debug build side by side; the
+# find_package route builds RelWithDebInfo and checks that it links the
+# Release one.
 # CC and CXX pick the compiler, as for cmake. VKSORT_CONSUMERS_CMAKE_ARGS adds
 # arguments to every cmake configure (a cross toolchain, Vulkan_INCLUDE_DIR;
 # .ci/windows.sh uses it). VKSORT_CONSUMERS_DIR is the work directory
@@ -28,7 +30,7 @@ routes=()
 for a in "$@"; do
   case $a in
     --build-only) run=0 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) routes+=("$a") ;;
   esac
 done
@@ -85,7 +87,16 @@ route_fetchcontent() {
     consumer fetchcontent -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_VKSORT="$root"
   fi
 }
-route_find_package() { consumer find_package -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix"; }
+# RelWithDebInfo, which was not installed: it must link the Release library
+# (vksort), not the Debug one (vksortd).
+route_find_package() {
+  consumer find_package -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_PREFIX_PATH="$prefix" &&
+    if grep -Eq 'vksortd\.(a|lib)' "$work/find_package/build.ninja" ||
+      ! grep -Eq 'vksort\.(a|lib)' "$work/find_package/build.ninja"; then
+      echo "find_package: a RelWithDebInfo build does not link the Release library"
+      return 1
+    fi
+}
 route_volk() { consumer volk -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix"; }
 route_prototypes() { consumer prototypes -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix"; }
 
