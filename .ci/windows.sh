@@ -12,8 +12,11 @@
 #     the Vulkan SDK's vulkan-1.lib.
 #  2. clang-cl (.ci/clang-cl.cmake), clang in MSVC mode: the library with /W4
 #     /WX, /EHs-c- /GR-, in Release and Debug, installed side by side into one
-#     prefix (vksort.lib, vksortd.lib). MinGW-w64's C headers and libstdc++
-#     stand in for the MSVC standard library, which is not available here.
+#     prefix (vksort.lib, vksortd.lib); then the prototypes consumer compiled
+#     against that prefix in Debug and RelWithDebInfo, each of which must pick
+#     its library (vksortd.lib, vksort.lib). MinGW-w64's C headers and
+#     libstdc++ stand in for the MSVC standard library, which is not
+#     available here, and nothing is linked.
 #   .ci/windows.sh [mingw|clang-cl ...]      (default: both)
 # Build directories: build-ci-mingw*, build-ci-clang-cl*.
 set -euo pipefail
@@ -32,6 +35,15 @@ rm -rf "$vendor"
 mkdir -p "$vendor/include" "$vendor/volk" "$vendor/lib"
 cp -r /usr/include/vulkan /usr/include/vk_video "$vendor/include/"
 cp /usr/include/volk.h /usr/include/volk.c "$vendor/volk/"
+# The exports of vulkan-1.dll for the import libraries: every command the
+# headers declare.
+{
+  echo "LIBRARY vulkan-1.dll"
+  echo "EXPORTS"
+  grep -ho 'VKAPI_CALL vk[A-Za-z0-9]*' "$vendor/include/vulkan/vulkan_core.h" "$vendor/include/vulkan/vulkan_win32.h" |
+    sed 's/VKAPI_CALL //' | sort -u
+} >"$vendor/lib/vulkan-1.def"
+llvm_bin=$(dirname "$(readlink -f "$(command -v clang)")")
 
 mingw() {
   local build=$root/build-ci-mingw
@@ -41,13 +53,6 @@ mingw() {
   cmake -S "$root" -B "$build" "${args[@]}" -DVKSORT_WERROR=ON
   cmake --build "$build" -j "$jobs" --target vksort
 
-  # The import library of vulkan-1.dll: every command the headers declare.
-  {
-    echo "LIBRARY vulkan-1.dll"
-    echo "EXPORTS"
-    grep -ho 'VKAPI_CALL vk[A-Za-z0-9]*' "$vendor/include/vulkan/vulkan_core.h" \
-      "$vendor/include/vulkan/vulkan_win32.h" | sed 's/VKAPI_CALL //' | sort -u
-  } >"$vendor/lib/vulkan-1.def"
   x86_64-w64-mingw32-dlltool -d "$vendor/lib/vulkan-1.def" -l "$vendor/lib/libvulkan-1.a"
   args+=(-DVulkan_LIBRARY="$vendor/lib/libvulkan-1.a" -DVOLK_INCLUDE_DIR="$vendor/volk")
 
@@ -61,13 +66,13 @@ mingw() {
 }
 
 clang_cl() {
-  local build=$root/build-ci-clang-cl prefix=$root/build-ci-clang-cl-install config llvm_bin
-  llvm_bin=$(dirname "$(readlink -f "$(command -v clang)")")
+  local build=$root/build-ci-clang-cl prefix=$root/build-ci-clang-cl-install config lib
+  local args=(-G Ninja -DCMAKE_TOOLCHAIN_FILE="$root/.ci/clang-cl.cmake" -DVKSORT_LLVM_BIN="$llvm_bin"
+              -DVulkan_INCLUDE_DIR="$vendor/include")
   rm -rf "$build"-* "$prefix"
   for config in Release Debug; do
     echo "== clang-cl: the library with /W4 /WX ($config)"
-    cmake -S "$root" -B "$build-$config" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$root/.ci/clang-cl.cmake" \
-      -DVKSORT_LLVM_BIN="$llvm_bin" -DVulkan_INCLUDE_DIR="$vendor/include" -DCMAKE_BUILD_TYPE=$config \
+    cmake -S "$root" -B "$build-$config" "${args[@]}" -DCMAKE_BUILD_TYPE=$config \
       -DVKSORT_WERROR=ON -DVKSORT_BUILD_TESTS=OFF -DVKSORT_BUILD_SAMPLES=OFF -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
     cmake --build "$build-$config" -j "$jobs"
     grep -m 1 '"command": .*src/vksort.cpp' "$build-$config/compile_commands.json"
@@ -77,6 +82,22 @@ clang_cl() {
     [ -f "$prefix/lib/$lib" ] || { echo "clang-cl: $prefix/lib/$lib is missing" >&2; return 1; }
   done
   echo "== clang-cl: installed side by side: $(cd "$prefix/lib" && echo *.lib cmake/vksort/*)"
+
+  # The prototypes consumer (/W4 /WX, /EHs-c- /GR-) against that prefix,
+  # compiled but not linked (there are no MSVC runtime libraries here): each
+  # configuration must take its library from the package, RelWithDebInfo the
+  # Release one.
+  "$llvm_bin/llvm-dlltool" -m i386:x86-64 -d "$vendor/lib/vulkan-1.def" -l "$vendor/lib/vulkan-1.lib"
+  for config in Debug RelWithDebInfo; do
+    echo "== clang-cl: tests/consumers/prototypes, compiled ($config)"
+    cmake -S "$root/tests/consumers/prototypes" -B "$build-consumer-$config" "${args[@]}" \
+      -DCMAKE_BUILD_TYPE=$config -DCMAKE_PREFIX_PATH="$prefix" -DVulkan_LIBRARY="$vendor/lib/vulkan-1.lib"
+    ninja -C "$build-consumer-$config" CMakeFiles/consumer.dir/main.cpp.obj
+    lib=vksort.lib
+    [ $config = Debug ] && lib=vksortd.lib
+    grep -q "LINK_LIBRARIES = .*/lib/$lib " "$build-consumer-$config/build.ninja" ||
+      { echo "clang-cl: the $config consumer does not link $lib" >&2; return 1; }
+  done
 }
 
 for s in "${steps[@]}"; do
