@@ -7,14 +7,16 @@
 # stb (PNG writing; libimgui-dev depends on it too).
 #   .ci/install-deps.sh        what building, testing, the demo and the samples need
 #   .ci/install-deps.sh --ci   also clang and clang-format, for the CI checks
-#                              (.ci/build-matrix.sh, .ci/check-format.sh), and
+#                              (.ci/build-matrix.sh, .ci/check-format.sh),
 #                              Xvfb (xvfb, xauth) for the windowed viewer run
-#                              (samples/run-samples.sh)
+#                              (samples/run-samples.sh), and for the Windows
+#                              builds (.ci/windows.sh) MinGW-w64 and clang-cl
+#                              with LLVM's linker and librarian
 set -euo pipefail
 pkgs=(cmake ninja-build g++ git pkg-config libvulkan-dev libvulkan-volk-dev glslang-tools spirv-tools doctest-dev
       mesa-vulkan-drivers vulkan-validationlayers libglfw3-dev libimgui-dev libstb-dev)
 if [ "${1:-}" = --ci ]; then
-  pkgs+=(clang clang-format xvfb xauth)
+  pkgs+=(clang clang-format xvfb xauth g++-mingw-w64-x86-64 clang-tools lld llvm)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -11,8 +11,13 @@
 #
 # Routes: install add_subdirectory fetchcontent find_package volk prototypes
 # (default: all; find_package, volk and prototypes need install).
-# CC and CXX pick the compiler, as for cmake. VKSORT_CONSUMERS_DIR is the work
-# directory (default: build-consumers in the repository, emptied first).
+# The install route installs a Release and a Debug build side by side; the
+# find_package route builds RelWithDebInfo and checks that it links the
+# Release one.
+# CC and CXX pick the compiler, as for cmake. VKSORT_CONSUMERS_CMAKE_ARGS adds
+# arguments to every cmake configure (a cross toolchain, Vulkan_INCLUDE_DIR;
+# .ci/windows.sh uses it). VKSORT_CONSUMERS_DIR is the work directory
+# (default: build-consumers in the repository, emptied first).
 # Needs the packages .ci/install-deps.sh installs.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -20,11 +25,12 @@ here=$root/tests/consumers
 work=${VKSORT_CONSUMERS_DIR:-$root/build-consumers}
 jobs=${VKSORT_JOBS:-2}
 run=1
+read -r -a extra <<<"${VKSORT_CONSUMERS_CMAKE_ARGS:-}"
 routes=()
 for a in "$@"; do
   case $a in
     --build-only) run=0 ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) routes+=("$a") ;;
   esac
 done
@@ -44,16 +50,28 @@ export LP_NUM_THREADS=${LP_NUM_THREADS:-1}
 consumer() {
   local name=$1
   shift
-  cmake -S "$here/$name" -B "$work/$name" -G Ninja "$@" &&
+  cmake -S "$here/$name" -B "$work/$name" -G Ninja "${extra[@]}" "$@" &&
     cmake --build "$work/$name" -j "$jobs" &&
     if [ $run -eq 1 ]; then "$work/$name/consumer"; fi
 }
 
+# Release and Debug into one prefix: the Debug library has its own name
+# (vksortd) and the package one file per configuration.
 route_install() {
-  cmake -S "$root" -B "$work/vksort" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVKSORT_BUILD_TESTS=OFF \
-    -DVKSORT_BUILD_SAMPLES=OFF &&
-    cmake --build "$work/vksort" -j "$jobs" &&
-    cmake --install "$work/vksort" --prefix "$prefix"
+  local config
+  for config in Release Debug; do
+    cmake -S "$root" -B "$work/vksort-$config" -G Ninja "${extra[@]}" -DCMAKE_BUILD_TYPE=$config \
+      -DVKSORT_BUILD_TESTS=OFF -DVKSORT_BUILD_SAMPLES=OFF &&
+      cmake --build "$work/vksort-$config" -j "$jobs" &&
+      cmake --install "$work/vksort-$config" --prefix "$prefix" || return 1
+  done
+  ls -R "$prefix"
+  for f in lib/cmake/vksort/vksortTargets-release.cmake lib/cmake/vksort/vksortTargets-debug.cmake; do
+    [ -f "$prefix/$f" ] || { echo "install: $f is missing"; return 1; }
+  done
+  [ "$(find "$prefix/lib" -maxdepth 1 -name '*vksort.*' | wc -l)" -eq 1 ] &&
+    [ "$(find "$prefix/lib" -maxdepth 1 -name '*vksortd.*' | wc -l)" -eq 1 ] ||
+    { echo "install: expected one Release (vksort) and one Debug (vksortd) library in $prefix/lib"; return 1; }
 }
 # No build type on purpose: the consumer checks that vksort leaves it alone.
 route_add_subdirectory() { consumer add_subdirectory -DVKSORT_SOURCE_DIR="$root"; }
@@ -69,7 +87,16 @@ route_fetchcontent() {
     consumer fetchcontent -DCMAKE_BUILD_TYPE=Release -DFETCHCONTENT_SOURCE_DIR_VKSORT="$root"
   fi
 }
-route_find_package() { consumer find_package -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix"; }
+# RelWithDebInfo, which was not installed: it must link the Release library
+# (vksort), not the Debug one (vksortd).
+route_find_package() {
+  consumer find_package -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_PREFIX_PATH="$prefix" &&
+    if grep -Eq 'vksortd\.(a|lib)' "$work/find_package/build.ninja" ||
+      ! grep -Eq 'vksort\.(a|lib)' "$work/find_package/build.ninja"; then
+      echo "find_package: a RelWithDebInfo build does not link the Release library"
+      return 1
+    fi
+}
 route_volk() { consumer volk -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix"; }
 route_prototypes() { consumer prototypes -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix"; }
 
