@@ -181,7 +181,8 @@ TEST_CASE("the wide one-workgroup kernel: every key type x value type, up to one
   CHECK(got.oneWorkgroupMaxCount == got.oneWorkgroupSize * got.oneWorkgroupKeysPerThread);
 }
 
-TEST_CASE("the mid-size path: Onesweep in the one-workgroup tiles, up to midsizeMaxCount") {
+TEST_CASE("the mid-size path: Onesweep in the one-workgroup tiles, up to midsizeMaxCount" *
+          doctest::test_suite(kSuiteFaults)) {
   // On by default on NVIDIA only, so turned on here: counts above the
   // one-workgroup path and up to midsizeMaxCount go through Onesweep in tiles
   // of the one-workgroup shape (with half the keys per invocation up to a
