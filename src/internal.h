@@ -101,8 +101,17 @@ struct DeviceInfo {
 
 VksortResult loadInstanceFunctions(VkInstance instance, PFN_vkGetInstanceProcAddr gipa, InstanceFunctions* f);
 VksortResult loadDeviceFunctions(VkDevice device, PFN_vkGetDeviceProcAddr gdpa, DeviceFunctions* f);
-// apiVersion: the instance's, as the caller gives it (0 = Vulkan 1.3).
+// apiVersion: the instance's, as the caller gives it (0 = Vulkan 1.2).
 void queryDevice(const InstanceFunctions& fn, VkPhysicalDevice pd, uint32_t apiVersion, DeviceInfo* info);
+// Whether compute pipelines can require the device's subgroupSize
+// (VkPipelineShaderStageRequiredSubgroupSizeCreateInfo).
+bool subgroupSizeIsPinnable(const DeviceInfo& info);
+// Whether every kernel runs at the subgroup size it is built for: the size
+// can be pinned, or the device has only one. Elsewhere (MoltenVK, where Metal
+// picks a SIMD width per pipeline and AMD and Intel Macs report a range) a
+// kernel might run at another size, lose lanes and index its per-subgroup
+// arrays out of range, so checkSupport refuses the device.
+bool subgroupSizeIsKnown(const DeviceInfo& info);
 // Whether the device has every feature and property the algorithm needs; the
 // message lists what it lacks.
 VksortResult checkSupport(const DeviceInfo& info, VksortAlgorithm algorithm);
