@@ -193,8 +193,10 @@ VksortResult checkTuning(Config* c) {
   const uint32_t granule = c->workgroupGranule;
   if (t.workgroupSize % granule != 0 || t.workgroupSize > maxWg)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
-                "tuning: workgroupSize %u must be a multiple of the subgroup size %u and at most %u", t.workgroupSize,
-                granule, maxWg);
+                "tuning: workgroupSize %u must be a multiple of the subgroup size %u and at most %u (the least of "
+                "maxComputeWorkGroupInvocations, maxComputeWorkGroupSize[0] and maxComputeWorkgroupSubgroups x the "
+                "subgroup size)",
+                t.workgroupSize, granule, maxWg);
   if (t.keysPerThread > kMaxKeysPerThread || t.oneWorkgroupKeysPerThread > kMaxKeysPerThread)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                 "tuning: keysPerThread %u and oneWorkgroupKeysPerThread %u must be at most %u", t.keysPerThread,
@@ -222,7 +224,7 @@ VksortResult checkTuning(Config* c) {
       onesweepSharedBytes(t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, sg, 1) > maxShared)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                 "tuning: the one-workgroup sort's %u x %u keys need a workgroup size that is a multiple of %u, at "
-                "most %u, and fit in shared memory",
+                "most %u (the device's largest workgroup), and fit in shared memory",
                 t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, granule, maxWg);
   const uint32_t oneKeys = c->oneWorkgroupKeys();
   if (t.oneWorkgroupMaxCount != oneKeys &&
@@ -255,6 +257,24 @@ VksortResult checkPortableTable(const Config& c) {
   return VKSORT_SUCCESS;
 }
 
+// The subgroup size the kernels are built for and pinned to, where the
+// device lets compute pipelines require one: its default, except on Intel
+// (16) and Adreno (64), where the default (32, 128) leaves each lane too few
+// registers for a tile's keys, ranks and offsets (docs/tuning.md, "Other
+// GPUs"). Not measured.
+uint32_t preferredSubgroupSize(const DeviceInfo& info) {
+  uint32_t preferred = info.props11.subgroupSize;
+  switch (info.props12.driverID) {
+    case VK_DRIVER_ID_INTEL_PROPRIETARY_WINDOWS:
+    case VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA: preferred = 16; break;
+    case VK_DRIVER_ID_QUALCOMM_PROPRIETARY:
+    case VK_DRIVER_ID_MESA_TURNIP: preferred = 64; break;
+    default: break;
+  }
+  const bool allowed = preferred >= info.props13.minSubgroupSize && preferred <= info.props13.maxSubgroupSize;
+  return allowed ? preferred : info.props11.subgroupSize;
+}
+
 }  // namespace
 
 bool stageOneWord(const Config& c, uint32_t workgroupSize, uint32_t keysPerThread, uint32_t stagingRounds) {
@@ -274,17 +294,19 @@ VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, Vk
   c->algorithm = algorithm;
   c->radixBits = algorithm == VKSORT_ALGORITHM_PORTABLE ? radixBits : VKSORT_RADIX_BITS;
   const VkPhysicalDeviceLimits& lim = info.props.properties.limits;
-  c->subgroupSize = info.props11.subgroupSize;
-  c->pinSubgroupSize = (info.props13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&
-                       c->subgroupSize >= info.props13.minSubgroupSize &&
-                       c->subgroupSize <= info.props13.maxSubgroupSize;
+  c->pinSubgroupSize = subgroupSizeIsPinnable(info);
+  c->subgroupSize = c->pinSubgroupSize ? preferredSubgroupSize(info) : info.props11.subgroupSize;
   // A precaution on lavapipe: ring accesses as read-modify-write atomics only
   // (see status_ring.glsl and docs/design.md).
   c->statusRmw = info.props12.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
   c->maxShared = lim.maxComputeSharedMemorySize;
+  // Every kernel's workgroup is local_size_x alone, so maxComputeWorkGroupSize[0]
+  // bounds it too (Turnip: 2048 invocations, 1024 in x). The subgroup limit
+  // is a product of two u32 limits (RADV reports UINT32_MAX subgroups).
   c->maxWorkgroupSize = lim.maxComputeWorkGroupInvocations;
-  if (c->pinSubgroupSize && info.props13.maxComputeWorkgroupSubgroups * c->subgroupSize < c->maxWorkgroupSize)
-    c->maxWorkgroupSize = info.props13.maxComputeWorkgroupSubgroups * c->subgroupSize;
+  if (lim.maxComputeWorkGroupSize[0] < c->maxWorkgroupSize) c->maxWorkgroupSize = lim.maxComputeWorkGroupSize[0];
+  const uint64_t subgroupLimit = uint64_t(info.props13.maxComputeWorkgroupSubgroups) * c->subgroupSize;
+  if (c->pinSubgroupSize && subgroupLimit < c->maxWorkgroupSize) c->maxWorkgroupSize = uint32_t(subgroupLimit);
   c->maxDispatchX = lim.maxComputeWorkGroupCount[0];
   // Full subgroups without a pinned size: Vulkan asks for workgroups in
   // multiples of the largest subgroup size.
