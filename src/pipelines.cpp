@@ -42,6 +42,7 @@ struct SpecConstants {
   uint32_t noIndex;
   uint32_t scanItems;
   uint32_t stagingRounds;
+  uint32_t wideBallot;
 };
 
 #define VKSORT_CHECK_ID(field, id) static_assert(offsetof(SpecConstants, field) == 4 * (id), #field " != " #id)
@@ -67,6 +68,7 @@ VKSORT_CHECK_ID(tileInShared, VKSORT_SC_TILE_IN_SHARED);
 VKSORT_CHECK_ID(noIndex, VKSORT_SC_NO_INDEX);
 VKSORT_CHECK_ID(scanItems, VKSORT_SC_SCAN_ITEMS);
 VKSORT_CHECK_ID(stagingRounds, VKSORT_SC_STAGING_ROUNDS);
+VKSORT_CHECK_ID(wideBallot, VKSORT_SC_WIDE_BALLOT);
 #undef VKSORT_CHECK_ID
 static_assert(sizeof(SpecConstants) == 4 * VKSORT_SC_COUNT, "one field per specialization constant");
 
@@ -85,6 +87,7 @@ SpecConstants commonConstants(const Config& c, uint32_t wgSize, uint32_t keysPer
   sc.oneWordStaging = stageOneWord(c, wgSize, keysPerThread, stagingRounds);
   sc.stagingRounds = stagingRounds;
   sc.radixBits = c.radixBits;
+  sc.wideBallot = c.hooks.wideBallot;
   return sc;
 }
 

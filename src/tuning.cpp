@@ -325,6 +325,7 @@ VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, Vk
   c->scanItems = kScanBlock / c->scanWorkgroupSize;
   c->hooks.spinBudget = hooks && hooks->spinBudget ? hooks->spinBudget : kDefaultSpinBudget;
   c->hooks.faultPublishDelay = hooks ? hooks->faultPublishDelay : 0;
+  c->hooks.wideBallot = hooks && hooks->wideBallot ? 1 : 0;
 
   c->t = defaultTuning(info, *c);
   if (ci.pTuning) applyOverrides(*ci.pTuning, c->valueWords, &c->t);
