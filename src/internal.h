@@ -187,6 +187,14 @@ struct Config {
 // an algorithm (never AUTO) into a Config, checking every field.
 VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, VksortAlgorithm algorithm,
                           const VksortTestingHooks* hooks, Config* config);
+// Shared memory, in bytes, of onesweep.comp, portable_scatter.comp and
+// bitonic.comp in a shape: the formulas that keep every tuning inside the
+// device's limits, which mirror the kernels' shared declarations.
+// itemWords: the 32-bit words the tile holds per key (tileSharedBytes in
+// tuning.cpp says which).
+uint64_t onesweepSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t itemWords);
+uint64_t portableSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t itemWords, uint32_t radixBits);
+uint64_t bitonicSharedBytes(uint32_t capacity, uint32_t wg, uint32_t sg, uint32_t keyWords, bool index);
 // Whether a tile of this shape, staged in stagingRounds rounds, stages
 // 64-bit keys and values through shared memory a word at a time
 // (tile_sort.glsl, ONE_WORD_STAGING).
@@ -255,6 +263,54 @@ struct VksortSorter_T {
 
 namespace vksort {
 
+// Every specialization constant, one 32-bit field per ID of
+// spec_constants.h, in ID order (pipelines.cpp checks each offset). Each
+// kernel reads the ones it declares.
+struct SpecConstants {
+  uint32_t wgSize;
+  uint32_t sgSize;
+  uint32_t keysPerThread;
+  uint32_t keyWords;
+  uint32_t keyKind;
+  uint32_t valueWords;
+  uint32_t valueIndex;
+  uint32_t oneWordStaging;
+  uint32_t radixBits;
+  uint32_t scanStep;
+  uint32_t ringSlots;
+  uint32_t lookback;
+  uint32_t tailBits;
+  uint32_t statusRmw;
+  uint32_t spinBudget;
+  uint32_t publishDelay;
+  uint32_t lookbackLanes;
+  uint32_t oneWorkgroup;
+  uint32_t tileInShared;
+  uint32_t noIndex;
+  uint32_t scanItems;
+  uint32_t stagingRounds;
+  uint32_t wideBallot;
+};
+
+// One pipeline a sorter creates: its kernel's embedded SPIR-V, its
+// specialization constants, the shared memory that tuning.cpp's formulas
+// give it (0 for the histogram and the portable count and scan, whose
+// shared arrays are small and do not follow the tile), and where in
+// Pipelines it goes. tests/test_device_models.cpp checks each against the
+// SPIR-V specialized with its constants.
+struct Kernel {
+  const char* name;
+  const uint32_t* code;
+  size_t codeBytes;
+  SpecConstants constants;
+  uint64_t sharedBytes;
+  VkPipeline* pipeline;
+};
+constexpr uint32_t kMaxKernels = 16;
+
+// The kernels a Config needs, in the order they are created; returns how
+// many. Makes no Vulkan calls.
+uint32_t listKernels(const Config& c, Pipelines* pipelines, Kernel kernels[kMaxKernels]);
 VksortResult createPipelines(VksortSorter s, VkPipelineCache cache);
 void destroyPipelines(VksortSorter s);
 

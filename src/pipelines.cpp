@@ -17,34 +17,6 @@ namespace {
 
 static_assert(sizeof(VksortPush) == 128, "push constants must match the GLSL std430 layout");
 
-// Every specialization constant, one 32-bit field per ID of
-// spec_constants.h, in ID order. Each kernel reads the ones it declares.
-struct SpecConstants {
-  uint32_t wgSize;
-  uint32_t sgSize;
-  uint32_t keysPerThread;
-  uint32_t keyWords;
-  uint32_t keyKind;
-  uint32_t valueWords;
-  uint32_t valueIndex;
-  uint32_t oneWordStaging;
-  uint32_t radixBits;
-  uint32_t scanStep;
-  uint32_t ringSlots;
-  uint32_t lookback;
-  uint32_t tailBits;
-  uint32_t statusRmw;
-  uint32_t spinBudget;
-  uint32_t publishDelay;
-  uint32_t lookbackLanes;
-  uint32_t oneWorkgroup;
-  uint32_t tileInShared;
-  uint32_t noIndex;
-  uint32_t scanItems;
-  uint32_t stagingRounds;
-  uint32_t wideBallot;
-};
-
 #define VKSORT_CHECK_ID(field, id) static_assert(offsetof(SpecConstants, field) == 4 * (id), #field " != " #id)
 VKSORT_CHECK_ID(wgSize, VKSORT_SC_WG_SIZE);
 VKSORT_CHECK_ID(sgSize, VKSORT_SC_SG_SIZE);
@@ -151,66 +123,95 @@ VksortResult createPipeline(VksortSorter s, VkPipelineCache cache, const uint32_
 
 #define VKSORT_SPV(name) vksort_##name##_spv, sizeof vksort_##name##_spv
 
-// One set of bitonic.comp pipelines, with the index or without it
-// (bitonic keys-only), from the module built for the sorter's algorithm.
-VksortResult createBitonic(VksortSorter s, VkPipelineCache cache, const BitonicKernels& set, bool noIndex,
-                           VkPipeline* out) {
-  VksortResult r = VKSORT_SUCCESS;
-  for (uint32_t k = 0; k < 3 && r == VKSORT_SUCCESS && set.workgroupSize[k]; ++k) {
-    SpecConstants sc = commonConstants(s->config, set.workgroupSize[k], set.keysPerThread[k]);
-    sc.noIndex = noIndex;
-    const char* name = noIndex ? "bitonic keys-only" : "bitonic";
-    // Onesweep's sorters have 64-bit integers; the portable one's build needs none.
-    r = s->config.algorithm == VKSORT_ALGORITHM_ONESWEEP
-            ? createPipeline(s, cache, VKSORT_SPV(bitonic), sc, name, &out[k])
-            : createPipeline(s, cache, VKSORT_SPV(bitonic_portable), sc, name, &out[k]);
-  }
-  return r;
+// The item words a tile kernel's sWork holds per key (tile_sort.glsl,
+// UNPADDED_TILE_WORDS): keys and values together where the one-workgroup
+// kernel keeps them between passes, one word where 64-bit items go a word
+// at a time, else the larger of the key and value sizes.
+uint32_t tileItemWords(const SpecConstants& sc) {
+  if (sc.oneWorkgroup && sc.tileInShared) return sc.keyWords + sc.valueWords;
+  if (sc.oneWordStaging) return 1;
+  return sc.keyWords > sc.valueWords ? sc.keyWords : sc.valueWords;
 }
 
-VksortResult createPortable(VksortSorter s, VkPipelineCache cache) {
-  const Config& c = s->config;
-  Pipelines& p = s->pipelines;
+// Appends kernels to a list, each with tuning.cpp's count of its shared
+// memory.
+struct KernelList {
+  Kernel* kernels;
+  uint32_t count;
+  void add(const char* name, const uint32_t* code, size_t codeBytes, const SpecConstants& sc, uint64_t sharedBytes,
+           VkPipeline* pipeline) {
+    kernels[count++] = {name, code, codeBytes, sc, sharedBytes, pipeline};
+  }
+  // onesweep.comp, in any of its shapes.
+  void onesweep(const char* name, const SpecConstants& sc, VkPipeline* pipeline) {
+    const uint32_t rounds = sc.oneWorkgroup && sc.tileInShared ? 1 : sc.stagingRounds;
+    add(name, VKSORT_SPV(onesweep), sc,
+        onesweepSharedBytes(sc.wgSize, (sc.keysPerThread + rounds - 1) / rounds, sc.sgSize, tileItemWords(sc)),
+        pipeline);
+  }
+};
+
+// One set of bitonic.comp kernels, with the index or without it (bitonic
+// keys-only), from the module built for the sorter's algorithm (Onesweep's
+// sorters have 64-bit integers; the portable one's build needs none).
+void listBitonic(const Config& c, const BitonicKernels& set, bool noIndex, VkPipeline* out, KernelList* list) {
+  for (uint32_t k = 0; k < 3 && set.workgroupSize[k]; ++k) {
+    SpecConstants sc = commonConstants(c, set.workgroupSize[k], set.keysPerThread[k]);
+    sc.noIndex = noIndex;
+    const char* name = noIndex ? "bitonic keys-only" : "bitonic";
+    const uint64_t shared =
+        bitonicSharedBytes(sc.wgSize * sc.keysPerThread, sc.wgSize, sc.sgSize, sc.keyWords, !noIndex);
+    if (c.algorithm == VKSORT_ALGORITHM_ONESWEEP)
+      list->add(name, VKSORT_SPV(bitonic), sc, shared, &out[k]);
+    else
+      list->add(name, VKSORT_SPV(bitonic_portable), sc, shared, &out[k]);
+  }
+}
+
+void listPortable(const Config& c, Pipelines* p, KernelList* list) {
   const SpecConstants tile = commonConstants(c, c.t.workgroupSize, c.t.keysPerThread, c.t.stagingRounds);
-  VksortResult r = createPipeline(s, cache, VKSORT_SPV(portable_count), tile, "portable count", &p.portableCount);
-  for (uint32_t step = 0; step < 3 && r == VKSORT_SUCCESS; ++step) {
+  list->add("portable count", VKSORT_SPV(portable_count), tile, 0, &p->portableCount);
+  for (uint32_t step = 0; step < 3; ++step) {
     SpecConstants sc = commonConstants(c, c.scanWorkgroupSize, 1);
     sc.scanItems = c.scanItems;
     sc.scanStep = step;
-    r = createPipeline(s, cache, VKSORT_SPV(portable_scan), sc, "portable scan", &p.portableScan[step]);
+    list->add("portable scan", VKSORT_SPV(portable_scan), sc, 0, &p->portableScan[step]);
   }
-  if (r == VKSORT_SUCCESS)
-    r = createPipeline(s, cache, VKSORT_SPV(portable_scatter), tile, "portable scatter", &p.portableScatter);
-  return r;
+  const uint32_t staged = (tile.keysPerThread + tile.stagingRounds - 1) / tile.stagingRounds;
+  list->add("portable scatter", VKSORT_SPV(portable_scatter), tile,
+            portableSharedBytes(tile.wgSize, staged, tile.sgSize, tileItemWords(tile), tile.radixBits),
+            &p->portableScatter);
 }
 
-VksortResult createOnesweep(VksortSorter s, VkPipelineCache cache) {
-  const Config& c = s->config;
+void listOnesweep(const Config& c, Pipelines* p, KernelList* list) {
   const VksortTuning& t = c.t;
-  Pipelines& p = s->pipelines;
-  VksortResult r = createPipeline(s, cache, VKSORT_SPV(histogram), commonConstants(c, c.histogramWorkgroupSize, 1),
-                                  "histogram", &p.histogram);
-  if (r == VKSORT_SUCCESS)
-    r = createPipeline(s, cache, VKSORT_SPV(onesweep),
-                       onesweepConstants(c, t.workgroupSize, t.keysPerThread, t.stagingRounds, t.lookbackLanes),
-                       "onesweep", &p.onesweep);
+  list->add("histogram", VKSORT_SPV(histogram), commonConstants(c, c.histogramWorkgroupSize, 1), 0, &p->histogram);
+  list->onesweep("onesweep", onesweepConstants(c, t.workgroupSize, t.keysPerThread, t.stagingRounds, t.lookbackLanes),
+                 &p->onesweep);
   // The mid-size path's look-backs walk with one lane (vksort_advanced.h).
-  if (r == VKSORT_SUCCESS && c.hasMidsize())
-    r = createPipeline(s, cache, VKSORT_SPV(onesweep),
-                       onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, 1, 1), "mid-size onesweep",
-                       &p.midsizeOnesweep);
-  if (r == VKSORT_SUCCESS)
-    r = createPipeline(s, cache, VKSORT_SPV(onesweep), oneWorkgroupConstants(c, false), "one workgroup",
-                       &p.oneWorkgroup);
-  if (r == VKSORT_SUCCESS && c.hasWideOneWorkgroup())
-    r = createPipeline(s, cache, VKSORT_SPV(onesweep), oneWorkgroupConstants(c, true), "wide one workgroup",
-                       &p.wideOneWorkgroup);
-  return r;
+  if (c.hasMidsize())
+    list->onesweep("mid-size onesweep", onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, 1, 1),
+                   &p->midsizeOnesweep);
+  list->onesweep("one workgroup", oneWorkgroupConstants(c, false), &p->oneWorkgroup);
+  if (c.hasWideOneWorkgroup())
+    list->onesweep("wide one workgroup", oneWorkgroupConstants(c, true), &p->wideOneWorkgroup);
 }
 
 #undef VKSORT_SPV
 
 }  // namespace
+
+uint32_t listKernels(const Config& c, Pipelines* pipelines, Kernel kernels[kMaxKernels]) {
+  // Only the chosen algorithm's kernels; the bitonic paths serve both.
+  KernelList list{kernels, 0};
+  if (c.algorithm == VKSORT_ALGORITHM_PORTABLE)
+    listPortable(c, pipelines, &list);
+  else
+    listOnesweep(c, pipelines, &list);
+  listBitonic(c, c.bitonic, false, pipelines->bitonic, &list);
+  listBitonic(c, c.bitonicKeys, true, pipelines->bitonicKeys, &list);
+  return list.count;
+}
 
 VksortResult createPipelines(VksortSorter s, VkPipelineCache cache) {
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(VksortPush)};
@@ -219,11 +220,12 @@ VksortResult createPipelines(VksortSorter s, VkPipelineCache cache) {
   lci.pPushConstantRanges = &range;
   VkResult vr = s->fn.createPipelineLayout(s->device, &lci, s->allocator, &s->pipelines.layout);
   if (vr != VK_SUCCESS) return fail(VKSORT_ERROR_VULKAN, "vkCreatePipelineLayout failed: VkResult %d", vr);
-  // Only the chosen algorithm's pipelines; the bitonic paths serve both.
-  const Config& c = s->config;
-  VksortResult r = c.algorithm == VKSORT_ALGORITHM_PORTABLE ? createPortable(s, cache) : createOnesweep(s, cache);
-  if (r == VKSORT_SUCCESS) r = createBitonic(s, cache, c.bitonic, false, s->pipelines.bitonic);
-  if (r == VKSORT_SUCCESS) r = createBitonic(s, cache, c.bitonicKeys, true, s->pipelines.bitonicKeys);
+  Kernel kernels[kMaxKernels];
+  const uint32_t count = listKernels(s->config, &s->pipelines, kernels);
+  VksortResult r = VKSORT_SUCCESS;
+  for (uint32_t i = 0; i < count && r == VKSORT_SUCCESS; ++i)
+    r = createPipeline(s, cache, kernels[i].code, kernels[i].codeBytes, kernels[i].constants, kernels[i].name,
+                       kernels[i].pipeline);
   return r;
 }
 

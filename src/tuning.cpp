@@ -9,28 +9,10 @@
 namespace vksort {
 
 namespace {
-
-constexpr uint32_t kHistogramWorkgroupSize = 256;
-constexpr uint32_t kScanWorkgroupSize = 256;
-constexpr uint32_t kMaxKeysPerThread = 128;
-constexpr uint32_t kDefaultSpinBudget = 16384;
-
-VksortResult chooseTypes(const VksortCreateInfo& ci, Config* c) {
-  static_assert(sizeof(VksortKeyType) == 4 && sizeof(VksortValueType) == 4, "C enums are 32-bit");
-  const uint32_t key = enumValue(&ci.keyType), value = enumValue(&ci.valueType);
-  if (key > VKSORT_KEY_F64) return fail(VKSORT_ERROR_INVALID_ARGUMENT, "keyType %u is not a VksortKeyType", key);
-  if (value > VKSORT_VALUE_INDEX)
-    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "valueType %u is not a VksortValueType", value);
-  c->keyWords = key >= VKSORT_KEY_U64 ? 2 : 1;
-  c->keyKind = key % 3;  // U32/U64 -> 0, I32/I64 -> 1, F32/F64 -> 2
-  c->valueWords = value == VKSORT_VALUE_64 ? 2 : value == VKSORT_VALUE_NONE ? 0 : 1;
-  c->valueIndex = value == VKSORT_VALUE_INDEX;
-  return VKSORT_SUCCESS;
-}
-
 // The words of shared memory that `words` tile words take: tile_sort.glsl
 // pads one word after every 32.
 uint64_t paddedWords(uint64_t words) { return words + words / 32; }
+}  // namespace
 
 // Shared memory of onesweep.comp, in bytes, for a tile shape (mirrors its
 // shared declarations: sWork, sDigitBase, sTile, sScan, sScanTotals, and
@@ -55,6 +37,34 @@ uint64_t portableSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t it
   return ((tile > hist ? tile : hist) + 2 * radix + subgroups + 1) * 4;
 }
 
+// Shared memory of bitonic.comp, in bytes, for `capacity` keys of keyWords
+// words, with or without their indices (mirrors its shared declarations and
+// common.glsl's scan arrays).
+uint64_t bitonicSharedBytes(uint32_t capacity, uint32_t wg, uint32_t sg, uint32_t keyWords, bool index) {
+  const uint64_t indexWords = index ? capacity : 1;
+  return (uint64_t(capacity) * keyWords + indexWords + (keyWords == 2 ? 0 : 1) + VKSORT_RADIX + wg / sg + 1) * 4;
+}
+
+namespace {
+
+constexpr uint32_t kHistogramWorkgroupSize = 256;
+constexpr uint32_t kScanWorkgroupSize = 256;
+constexpr uint32_t kMaxKeysPerThread = 128;
+constexpr uint32_t kDefaultSpinBudget = 16384;
+
+VksortResult chooseTypes(const VksortCreateInfo& ci, Config* c) {
+  static_assert(sizeof(VksortKeyType) == 4 && sizeof(VksortValueType) == 4, "C enums are 32-bit");
+  const uint32_t key = enumValue(&ci.keyType), value = enumValue(&ci.valueType);
+  if (key > VKSORT_KEY_F64) return fail(VKSORT_ERROR_INVALID_ARGUMENT, "keyType %u is not a VksortKeyType", key);
+  if (value > VKSORT_VALUE_INDEX)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "valueType %u is not a VksortValueType", value);
+  c->keyWords = key >= VKSORT_KEY_U64 ? 2 : 1;
+  c->keyKind = key % 3;  // U32/U64 -> 0, I32/I64 -> 1, F32/F64 -> 2
+  c->valueWords = value == VKSORT_VALUE_64 ? 2 : value == VKSORT_VALUE_NONE ? 0 : 1;
+  c->valueIndex = value == VKSORT_VALUE_INDEX;
+  return VKSORT_SUCCESS;
+}
+
 // Shared memory of the algorithm's tile kernel (onesweep.comp or
 // portable_scatter.comp), staging the sorted tile in `rounds` rounds of
 // ceil(kpt / rounds) keys per invocation (tile_sort.glsl).
@@ -63,14 +73,6 @@ uint64_t tileSharedBytes(const Config& c, uint32_t wg, uint32_t kpt, uint32_t ro
   return c.algorithm == VKSORT_ALGORITHM_PORTABLE
              ? portableSharedBytes(wg, staged, c.subgroupSize, itemWords, c.radixBits)
              : onesweepSharedBytes(wg, staged, c.subgroupSize, itemWords);
-}
-
-// Shared memory of bitonic.comp, in bytes, for `capacity` keys of keyWords
-// words, with or without their indices (mirrors its shared declarations and
-// common.glsl's scan arrays).
-uint64_t bitonicSharedBytes(uint32_t capacity, uint32_t wg, uint32_t sg, uint32_t keyWords, bool index) {
-  const uint64_t indexWords = index ? capacity : 1;
-  return (uint64_t(capacity) * keyWords + indexWords + (keyWords == 2 ? 0 : 1) + VKSORT_RADIX + wg / sg + 1) * 4;
 }
 
 // The bitonic kernel's workgroup for a capacity: two keys per invocation up
