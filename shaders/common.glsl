@@ -139,6 +139,17 @@ void barrierAll() {
 }
 
 // ---------------------------------------------------------------------------
+// The one invocation order the kernels assume: subgroup order,
+// gl_SubgroupID * SG_SIZE + gl_SubgroupInvocationID. Vulkan promises no
+// relation between it and gl_LocalInvocationIndex, but with full subgroups of
+// SG_SIZE lanes it numbers the workgroup's invocations 0 .. WG_SIZE - 1. Data
+// that a subgroup operation orders (scans, ballots, shuffles) is handed out
+// by it; gl_LocalInvocationIndex is used only where any one-to-one numbering
+// does (coalesced loads, clearing shared memory, the sorted tile's output).
+// ---------------------------------------------------------------------------
+uint subgroupOrderIndex() { return gl_SubgroupID * SG_SIZE + gl_SubgroupInvocationID; }
+
+// ---------------------------------------------------------------------------
 // Workgroup-wide exclusive scans. Both work for any WG_SIZE (a multiple of
 // SG_SIZE) and any SG_SIZE from 4 to 128: subgroups scan their invocations'
 // values, and the subgroup totals are scanned by one subgroup (or serially
@@ -148,7 +159,7 @@ shared uint sScan[RADIX];
 shared uint sScanTotals[NUM_SUBGROUPS + 1];  // per subgroup, then the workgroup's total
 
 // The exclusive prefix sum of v over the workgroup's invocations, in
-// invocation order. Called by the whole workgroup; the total is in
+// subgroup order (subgroupOrderIndex). Called by the whole workgroup; the total is in
 // sScanTotals[NUM_SUBGROUPS] on return, and stays there until the caller's
 // next barrier, which must come before the next call.
 uint workgroupExclusiveAdd(uint v) {
@@ -177,13 +188,14 @@ uint workgroupExclusiveAdd(uint v) {
 }
 
 // Exclusive scan of sScan[0..RADIX) in place, by the whole workgroup: each
-// invocation owns SCAN_DPT consecutive digits, from scanFirstDigit(). The
+// invocation owns SCAN_DPT consecutive digits, from scanFirstDigit(), in
+// subgroup order, the order of workgroupExclusiveAdd's prefixes. The
 // last owner may have fewer (when WG_SIZE is not a power of two, e.g. 96 =
 // 3 x 32 owns 3 each). The NoBarrier form ends before the closing barrier:
 // then only each owner may read its own digits' results.
 const uint SCAN_DPT = (RADIX + WG_SIZE - 1) / WG_SIZE;
 
-uint scanFirstDigit() { return gl_LocalInvocationIndex * SCAN_DPT; }
+uint scanFirstDigit() { return subgroupOrderIndex() * SCAN_DPT; }
 
 void scanDigitsExclusiveNoBarrier() {
   const uint first = scanFirstDigit();

@@ -64,6 +64,8 @@ layout(constant_id = VKSORT_SC_ONE_WORD_STAGING) const bool ONE_WORD_STAGING = f
 // only a part of it is there at once (tile_sort.glsl). Not with
 // SHARED_PASSES.
 layout(constant_id = VKSORT_SC_STAGING_ROUNDS) const uint STAGING_ROUNDS = 1;
+// Tests only: rank with the uvec4 ballot at every subgroup size (tile_sort.glsl).
+layout(constant_id = VKSORT_SC_WIDE_BALLOT) const bool WIDE_BALLOT = false;
 #define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
 #define VKSORT_ONESWEEP_FEATURES 1
 #include "common.glsl"

@@ -34,10 +34,11 @@ uint numBlocks() { return (tableEntries() + BLOCK - 1u) / BLOCK; }
 
 // Exclusive scan of buf[start, start + n) in place, plus carry, by the whole
 // workgroup (n <= BLOCK); each invocation owns SCAN_ITEMS consecutive
-// entries. Returns the sum of the n entries. The caller puts a barrier
+// entries, in subgroup order (the order of workgroupExclusiveAdd's
+// prefixes). Returns the sum of the n entries. The caller puts a barrier
 // before the next call.
 uint scanChunk(U32Buf buf, uint start, uint n, uint carry) {
-  const uint first = gl_LocalInvocationIndex * SCAN_ITEMS;
+  const uint first = subgroupOrderIndex() * SCAN_ITEMS;
   uint items[SCAN_ITEMS];
   uint sum = 0u;
   for (uint j = 0; j < SCAN_ITEMS; ++j) {

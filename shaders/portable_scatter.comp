@@ -19,6 +19,7 @@ layout(constant_id = VKSORT_SC_VALUE_INDEX) const bool VALUE_INDEX = false;  // 
 layout(constant_id = VKSORT_SC_RADIX_BITS) const uint RADIX_BITS = 8;        // 1, 2, 4 or 8
 layout(constant_id = VKSORT_SC_ONE_WORD_STAGING) const bool ONE_WORD_STAGING = false;  // tile_sort.glsl
 layout(constant_id = VKSORT_SC_STAGING_ROUNDS) const uint STAGING_ROUNDS = 1;  // tile_sort.glsl
+layout(constant_id = VKSORT_SC_WIDE_BALLOT) const bool WIDE_BALLOT = false;  // tile_sort.glsl; tests only
 #include "common.glsl"
 #include "portable.glsl"
 const bool ONE_WORKGROUP = false;  // tile_sort.glsl: one pass per dispatch

@@ -28,6 +28,7 @@
 // Kernels that sort a tile through shared memory (tile_sort.glsl).
 #define VKSORT_SC_ONE_WORD_STAGING 7  // 64-bit items go through shared memory a word at a time
 #define VKSORT_SC_STAGING_ROUNDS 21   // rounds in which the sorted tile goes through shared memory
+#define VKSORT_SC_WIDE_BALLOT 22      // tests only: rank with the uvec4 ballot at every subgroup size
 
 // The portable kernels.
 #define VKSORT_SC_RADIX_BITS 8  // digit width: 1, 2, 4 or 8
@@ -50,6 +51,6 @@
 // portable_scan.comp.
 #define VKSORT_SC_SCAN_ITEMS 20  // table entries per invocation and block
 
-#define VKSORT_SC_COUNT 22
+#define VKSORT_SC_COUNT 23
 
 #endif

@@ -19,7 +19,8 @@
 // index), ONE_WORKGROUP (onesweep.comp's one-workgroup paths: every pass in one
 // dispatch, so the pass, not the push constants, picks buffers and mapping),
 // SHARED_PASSES (ONE_WORKGROUP with the tile kept in shared memory between
-// passes), ONE_WORD_STAGING and STAGING_ROUNDS (below).
+// passes), ONE_WORD_STAGING and STAGING_ROUNDS (below) and WIDE_BALLOT
+// (rankTile).
 //
 // Loops over an invocation's keys ("for i < KEYS_PER_THREAD") are marked
 // [[unroll]]: the NVIDIA driver does not unroll all of them by itself.
@@ -161,8 +162,11 @@ void loadTile(uint pass, uint tileStart, uint tileCount) {
 // different digits store to different words. (This is faster than an atomic
 // add whose result the leader shuffles to its peers, and than
 // subgroupPartitionNV; docs/tuning.md.)
-// Subgroups of up to 32 lanes use one 32-bit mask word; larger ones use the
-// full uvec4 ballot. The histograms must be cleared, with a barrier, before.
+// Subgroups of up to 32 lanes use one 32-bit mask word; larger ones (AMD's
+// wave64, Adreno's 128 lanes) use the full uvec4 ballot. WIDE_BALLOT makes
+// every size take the uvec4 branch, so that tests run it on lavapipe's 4, 8
+// and 16 lanes (VksortTestingHooks::wideBallot); it gives the same ranks.
+// The histograms must be cleared, with a barrier, before.
 void rankTile(uint pass, uint tileCount) {
   const uint lane = gl_SubgroupInvocationID;
   const uint sg = gl_SubgroupID;
@@ -174,7 +178,7 @@ void rankTile(uint pass, uint tileCount) {
     const bool valid = itemIndex(i) < tileCount;
     const uint d = digitOf(uvec2(gKeysLo[i], gKeysHi[i]), pass);
     uint rank, peerCount, leader;
-    if (SG_SIZE <= 32) {
+    if (SG_SIZE <= 32 && !WIDE_BALLOT) {
       uint peers = subgroupBallot(valid).x;
       for (uint b = 0; b < RADIX_BITS; ++b) {
         const bool bit = ((d >> b) & 1u) != 0u;

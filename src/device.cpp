@@ -152,9 +152,10 @@ constexpr VkSubgroupFeatureFlags kRequiredSubgroupOps = VK_SUBGROUP_FEATURE_BASI
 constexpr uint32_t kMinSharedMemory = 16 * 1024;
 const char* const kSubgroupSizeControlExtension = "VK_EXT_subgroup_size_control";
 
-// Appends "a, b, c" style lists into a fixed buffer.
+// Appends "a, b, c" style lists into a fixed buffer, large enough for every
+// item at once (tests/test_device_models.cpp checks the longest message).
 struct List {
-  char text[600] = {};
+  char text[1024] = {};
   int items = 0;
   void add(const char* item) {
     size_t len = std::strlen(text);
@@ -173,13 +174,23 @@ void listMissingFeatures(const FeatureSet& have, VksortAlgorithm algorithm, List
 
 // What the device lacks for an algorithm, as a list; none for a device that
 // can run it.
+// Below Vulkan 1.2 vksort queries nothing else (queryDevice), so the
+// version is all it reports.
 void listMissing(const DeviceInfo& info, VksortAlgorithm algorithm, List* missing) {
-  if (info.apiVersion < VK_API_VERSION_1_2) missing->add("Vulkan 1.2 (of the instance and the device)");
-  if (info.apiVersion < VK_API_VERSION_1_3 && !info.subgroupSizeControlExtension)
-    missing->add("VK_EXT_subgroup_size_control (or Vulkan 1.3)");
+  if (info.apiVersion < VK_API_VERSION_1_2) {
+    missing->add("Vulkan 1.2 (of the instance and the device)");
+    return;
+  }
+  const bool sizeControl = info.apiVersion >= VK_API_VERSION_1_3 || info.subgroupSizeControlExtension;
+  if (!sizeControl) missing->add("VK_EXT_subgroup_size_control (or Vulkan 1.3)");
   listMissingFeatures(info.supported, algorithm, missing);
   const uint32_t sg = info.props11.subgroupSize;
   if (sg < 4 || sg > 128 || (sg & (sg - 1)) != 0) missing->add("a subgroup size between 4 and 128");
+  if (sizeControl && !subgroupSizeIsKnown(info))
+    missing->add(
+        "a subgroup size that compute pipelines can require, or only one size (requiredSubgroupSizeStages lacks "
+        "compute and minSubgroupSize < maxSubgroupSize: the driver may run a kernel at another size than the one "
+        "it was built for)");
   if (!(info.props11.subgroupSupportedStages & VK_SHADER_STAGE_COMPUTE_BIT)) missing->add("subgroups in compute");
   if ((info.props11.subgroupSupportedOperations & kRequiredSubgroupOps) != kRequiredSubgroupOps)
     missing->add("subgroup operations BASIC, BALLOT, SHUFFLE and ARITHMETIC");
@@ -195,12 +206,23 @@ bool hasExtension(const VkDeviceCreateInfo& ci, const char* name) {
 
 }  // namespace
 
+bool subgroupSizeIsPinnable(const DeviceInfo& info) {
+  const uint32_t sg = info.props11.subgroupSize;
+  return (info.props13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&
+         sg >= info.props13.minSubgroupSize && sg <= info.props13.maxSubgroupSize;
+}
+
+bool subgroupSizeIsKnown(const DeviceInfo& info) {
+  const uint32_t sg = info.props11.subgroupSize;
+  return subgroupSizeIsPinnable(info) || (info.props13.minSubgroupSize == sg && info.props13.maxSubgroupSize == sg);
+}
+
 void queryDevice(const InstanceFunctions& fn, VkPhysicalDevice pd, uint32_t apiVersion, DeviceInfo* info) {
   // The device's version first: the structs of a version or extension may be
   // chained only where the instance and the device both have it.
   VkPhysicalDeviceProperties2 version{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
   fn.getPhysicalDeviceProperties2(pd, &version);
-  const uint32_t asked = versionOf(apiVersion ? apiVersion : VK_API_VERSION_1_3);
+  const uint32_t asked = versionOf(apiVersion ? apiVersion : VK_API_VERSION_1_2);  // 0: the floor, always valid
   const uint32_t device = versionOf(version.properties.apiVersion);
   info->apiVersion = asked < device ? asked : device;
   if (info->apiVersion < VK_API_VERSION_1_2) {

@@ -101,8 +101,17 @@ struct DeviceInfo {
 
 VksortResult loadInstanceFunctions(VkInstance instance, PFN_vkGetInstanceProcAddr gipa, InstanceFunctions* f);
 VksortResult loadDeviceFunctions(VkDevice device, PFN_vkGetDeviceProcAddr gdpa, DeviceFunctions* f);
-// apiVersion: the instance's, as the caller gives it (0 = Vulkan 1.3).
+// apiVersion: the instance's, as the caller gives it (0 = Vulkan 1.2).
 void queryDevice(const InstanceFunctions& fn, VkPhysicalDevice pd, uint32_t apiVersion, DeviceInfo* info);
+// Whether compute pipelines can require the device's subgroupSize
+// (VkPipelineShaderStageRequiredSubgroupSizeCreateInfo).
+bool subgroupSizeIsPinnable(const DeviceInfo& info);
+// Whether every kernel runs at the subgroup size it is built for: the size
+// can be pinned, or the device has only one. Elsewhere (MoltenVK, where Metal
+// picks a SIMD width per pipeline and AMD and Intel Macs report a range) a
+// kernel might run at another size, lose lanes and index its per-subgroup
+// arrays out of range, so checkSupport refuses the device.
+bool subgroupSizeIsKnown(const DeviceInfo& info);
 // Whether the device has every feature and property the algorithm needs; the
 // message lists what it lacks.
 VksortResult checkSupport(const DeviceInfo& info, VksortAlgorithm algorithm);
@@ -186,6 +195,14 @@ struct Config {
 // an algorithm (never AUTO) into a Config, checking every field.
 VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, VksortAlgorithm algorithm,
                           const VksortTestingHooks* hooks, Config* config);
+// Shared memory, in bytes, of onesweep.comp, portable_scatter.comp and
+// bitonic.comp in a shape: the formulas that keep every tuning inside the
+// device's limits, which mirror the kernels' shared declarations.
+// itemWords: the 32-bit words the tile holds per key (tileSharedBytes in
+// tuning.cpp says which).
+uint64_t onesweepSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t itemWords);
+uint64_t portableSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t itemWords, uint32_t radixBits);
+uint64_t bitonicSharedBytes(uint32_t capacity, uint32_t wg, uint32_t sg, uint32_t keyWords, bool index);
 // Whether a tile of this shape, staged in stagingRounds rounds, stages
 // 64-bit keys and values through shared memory a word at a time
 // (tile_sort.glsl, ONE_WORD_STAGING).
@@ -323,6 +340,54 @@ struct VksortSorter_T {
 
 namespace vksort {
 
+// Every specialization constant, one 32-bit field per ID of
+// spec_constants.h, in ID order (pipelines.cpp checks each offset). Each
+// kernel reads the ones it declares.
+struct SpecConstants {
+  uint32_t wgSize;
+  uint32_t sgSize;
+  uint32_t keysPerThread;
+  uint32_t keyWords;
+  uint32_t keyKind;
+  uint32_t valueWords;
+  uint32_t valueIndex;
+  uint32_t oneWordStaging;
+  uint32_t radixBits;
+  uint32_t scanStep;
+  uint32_t ringSlots;
+  uint32_t lookback;
+  uint32_t tailBits;
+  uint32_t statusRmw;
+  uint32_t spinBudget;
+  uint32_t publishDelay;
+  uint32_t lookbackLanes;
+  uint32_t oneWorkgroup;
+  uint32_t tileInShared;
+  uint32_t noIndex;
+  uint32_t scanItems;
+  uint32_t stagingRounds;
+  uint32_t wideBallot;
+};
+
+// One pipeline a sorter creates: its kernel's embedded SPIR-V, its
+// specialization constants, the shared memory that tuning.cpp's formulas
+// give it (0 for the histogram and the portable count and scan, whose
+// shared arrays are small and do not follow the tile), and where in
+// Pipelines it goes. tests/test_device_models.cpp checks each against the
+// SPIR-V specialized with its constants.
+struct KernelBuild {
+  const char* name;
+  const uint32_t* code;
+  size_t codeBytes;
+  SpecConstants constants;
+  uint64_t sharedBytes;
+  VkPipeline* pipeline;
+};
+constexpr uint32_t kMaxKernels = kKernelCount;
+
+// The kernels a Config needs, in the order they are created; returns how
+// many. Makes no Vulkan calls.
+uint32_t listKernels(const Config& c, Pipelines* pipelines, KernelBuild kernels[kMaxKernels]);
 // Whether a sorter of this Config has a kernel (the paths its tuning turns
 // on, of its algorithm). No Vulkan calls.
 bool hasKernel(const Config& c, Kernel k);

@@ -17,33 +17,6 @@ namespace {
 
 static_assert(sizeof(VksortPush) == 128, "push constants must match the GLSL std430 layout");
 
-// Every specialization constant, one 32-bit field per ID of
-// spec_constants.h, in ID order. Each kernel reads the ones it declares.
-struct SpecConstants {
-  uint32_t wgSize;
-  uint32_t sgSize;
-  uint32_t keysPerThread;
-  uint32_t keyWords;
-  uint32_t keyKind;
-  uint32_t valueWords;
-  uint32_t valueIndex;
-  uint32_t oneWordStaging;
-  uint32_t radixBits;
-  uint32_t scanStep;
-  uint32_t ringSlots;
-  uint32_t lookback;
-  uint32_t tailBits;
-  uint32_t statusRmw;
-  uint32_t spinBudget;
-  uint32_t publishDelay;
-  uint32_t lookbackLanes;
-  uint32_t oneWorkgroup;
-  uint32_t tileInShared;
-  uint32_t noIndex;
-  uint32_t scanItems;
-  uint32_t stagingRounds;
-};
-
 #define VKSORT_CHECK_ID(field, id) static_assert(offsetof(SpecConstants, field) == 4 * (id), #field " != " #id)
 VKSORT_CHECK_ID(wgSize, VKSORT_SC_WG_SIZE);
 VKSORT_CHECK_ID(sgSize, VKSORT_SC_SG_SIZE);
@@ -67,6 +40,7 @@ VKSORT_CHECK_ID(tileInShared, VKSORT_SC_TILE_IN_SHARED);
 VKSORT_CHECK_ID(noIndex, VKSORT_SC_NO_INDEX);
 VKSORT_CHECK_ID(scanItems, VKSORT_SC_SCAN_ITEMS);
 VKSORT_CHECK_ID(stagingRounds, VKSORT_SC_STAGING_ROUNDS);
+VKSORT_CHECK_ID(wideBallot, VKSORT_SC_WIDE_BALLOT);
 #undef VKSORT_CHECK_ID
 static_assert(sizeof(SpecConstants) == 4 * VKSORT_SC_COUNT, "one field per specialization constant");
 
@@ -85,6 +59,7 @@ SpecConstants commonConstants(const Config& c, uint32_t wgSize, uint32_t keysPer
   sc.oneWordStaging = stageOneWord(c, wgSize, keysPerThread, stagingRounds);
   sc.stagingRounds = stagingRounds;
   sc.radixBits = c.radixBits;
+  sc.wideBallot = c.hooks.wideBallot;
   return sc;
 }
 
@@ -113,9 +88,7 @@ SpecConstants oneWorkgroupConstants(const Config& c, bool wide) {
 }
 
 VksortResult createPipeline(VksortSorter s, VkPipelineCache cache, const uint32_t* code, size_t codeBytes,
-                            const SpecConstants& constants, Kernel kernel) {
-  const char* name = kernelName(kernel);
-  VkPipeline* out = &s->pipelines.kernel[kernel];
+                            const SpecConstants& constants, const char* name, VkPipeline* out) {
   VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   mci.codeSize = codeBytes;
   mci.pCode = code;
@@ -206,6 +179,36 @@ SpecConstants kernelConstants(const Config& c, Kernel k) {
   }
 }
 
+// The item words a tile kernel's sWork holds per key (tile_sort.glsl,
+// UNPADDED_TILE_WORDS): keys and values together where the one-workgroup
+// kernel keeps them between passes, one word where 64-bit items go a word
+// at a time, else the larger of the key and value sizes.
+uint32_t tileItemWords(const SpecConstants& sc) {
+  if (sc.oneWorkgroup && sc.tileInShared) return sc.keyWords + sc.valueWords;
+  if (sc.oneWordStaging) return 1;
+  return sc.keyWords > sc.valueWords ? sc.keyWords : sc.valueWords;
+}
+
+// The shared memory that tuning.cpp's formulas give a kernel (0 for the
+// histogram and the portable count and scan kernels, whose shared arrays are
+// small and do not follow the tile).
+uint64_t kernelSharedBytes(Kernel k, const SpecConstants& sc) {
+  if (k >= kKernelBitonic && k < kKernelPortableCount)
+    return bitonicSharedBytes(sc.wgSize * sc.keysPerThread, sc.wgSize, sc.sgSize, sc.keyWords, !sc.noIndex);
+  const uint32_t rounds = sc.oneWorkgroup && sc.tileInShared ? 1 : sc.stagingRounds;
+  const uint32_t staged = (sc.keysPerThread + rounds - 1) / rounds;
+  switch (k) {
+    case kKernelOnesweep:
+    case kKernelMidsizeOnesweep:
+    case kKernelMidsizeOnesweepHalf:
+    case kKernelOneWorkgroup:
+    case kKernelWideOneWorkgroup: return onesweepSharedBytes(sc.wgSize, staged, sc.sgSize, tileItemWords(sc));
+    case kKernelPortableScatter:
+      return portableSharedBytes(sc.wgSize, staged, sc.sgSize, tileItemWords(sc), sc.radixBits);
+    default: return 0;
+  }
+}
+
 #undef VKSORT_SPV
 
 }  // namespace
@@ -227,6 +230,18 @@ bool hasKernel(const Config& c, Kernel k) {
   }
 }
 
+uint32_t listKernels(const Config& c, Pipelines* pipelines, KernelBuild kernels[kMaxKernels]) {
+  uint32_t count = 0;
+  for (uint32_t k = 0; k < kKernelCount; ++k)
+    if (hasKernel(c, Kernel(k))) {
+      const Spirv spirv = kernelSpirv(c, Kernel(k));
+      const SpecConstants sc = kernelConstants(c, Kernel(k));
+      kernels[count++] = {kernelName(Kernel(k)), spirv.code, spirv.bytes, sc, kernelSharedBytes(Kernel(k), sc),
+                          &pipelines->kernel[k]};
+    }
+  return count;
+}
+
 VksortResult createPipelines(VksortSorter s, VkPipelineCache cache) {
   VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(VksortPush)};
   VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -234,12 +249,12 @@ VksortResult createPipelines(VksortSorter s, VkPipelineCache cache) {
   lci.pPushConstantRanges = &range;
   VkResult vr = s->fn.createPipelineLayout(s->device, &lci, s->allocator, &s->pipelines.layout);
   if (vr != VK_SUCCESS) return fail(VKSORT_ERROR_VULKAN, "vkCreatePipelineLayout failed: VkResult %d", vr);
+  KernelBuild kernels[kMaxKernels];
+  const uint32_t count = listKernels(s->config, &s->pipelines, kernels);
   VksortResult r = VKSORT_SUCCESS;
-  for (uint32_t k = 0; k < kKernelCount && r == VKSORT_SUCCESS; ++k)
-    if (hasKernel(s->config, Kernel(k))) {
-      const Spirv spirv = kernelSpirv(s->config, Kernel(k));
-      r = createPipeline(s, cache, spirv.code, spirv.bytes, kernelConstants(s->config, Kernel(k)), Kernel(k));
-    }
+  for (uint32_t i = 0; i < count && r == VKSORT_SUCCESS; ++i)
+    r = createPipeline(s, cache, kernels[i].code, kernels[i].codeBytes, kernels[i].constants, kernels[i].name,
+                       kernels[i].pipeline);
   return r;
 }
 

@@ -25,6 +25,10 @@ typedef struct VksortTestingHooks {
   // shared memory and 128 invocations per workgroup.
   uint32_t maxComputeSharedMemorySize;
   uint32_t maxComputeWorkGroupInvocations;
+  // Rank a tile's keys with the uvec4 ballot, the code that subgroups of 64
+  // and 128 lanes run, at every subgroup size (tile_sort.glsl, WIDE_BALLOT),
+  // so that lavapipe's 4, 8 and 16 lanes run it too. 0 = off.
+  uint32_t wideBallot;
 } VksortTestingHooks;
 
 // vksortCreateSorter with hooks (null: none).

@@ -9,30 +9,10 @@
 namespace vksort {
 
 namespace {
-
-constexpr uint32_t kHistogramWorkgroupSize = 256;
-constexpr uint32_t kScanWorkgroupSize = 256;
-constexpr uint32_t kMaxKeysPerThread = 128;
-constexpr uint32_t kDefaultSpinBudget = 16384;
-
-VksortResult chooseTypes(const VksortCreateInfo& ci, Config* c) {
-  static_assert(sizeof(VksortKeyType) == 4 && sizeof(VksortValueType) == 4, "C enums are 32-bit");
-  const uint32_t key = enumValue(&ci.keyType), value = enumValue(&ci.valueType);
-  if (key > VKSORT_KEY_F64) return fail(VKSORT_ERROR_INVALID_ARGUMENT, "keyType %u is not a VksortKeyType", key);
-  if (value > VKSORT_VALUE_INDEX)
-    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "valueType %u is not a VksortValueType", value);
-  c->keyWords = key >= VKSORT_KEY_U64 ? 2 : 1;
-  // VksortKeyType runs U32, I32, F32, U64, I64, F64.
-  static const uint32_t kinds[3] = {VKSORT_KEY_KIND_UNSIGNED, VKSORT_KEY_KIND_SIGNED, VKSORT_KEY_KIND_FLOAT};
-  c->keyKind = kinds[key % 3];
-  c->valueWords = value == VKSORT_VALUE_64 ? 2 : value == VKSORT_VALUE_NONE ? 0 : 1;
-  c->valueIndex = value == VKSORT_VALUE_INDEX;
-  return VKSORT_SUCCESS;
-}
-
 // The words of shared memory that `words` tile words take: tile_sort.glsl
 // pads one word after every 32.
 uint64_t paddedWords(uint64_t words) { return words + words / 32; }
+}  // namespace
 
 // Shared memory of onesweep.comp, in bytes, for a tile shape (mirrors its
 // shared declarations: sWork, sDigitBase, sTile, sScan, sScanTotals, and
@@ -57,6 +37,36 @@ uint64_t portableSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t it
   return ((tile > hist ? tile : hist) + 2 * radix + subgroups + 1) * 4;
 }
 
+// Shared memory of bitonic.comp, in bytes, for `capacity` keys of keyWords
+// words, with or without their indices (mirrors its shared declarations and
+// common.glsl's scan arrays).
+uint64_t bitonicSharedBytes(uint32_t capacity, uint32_t wg, uint32_t sg, uint32_t keyWords, bool index) {
+  const uint64_t indexWords = index ? capacity : 1;
+  return (uint64_t(capacity) * keyWords + indexWords + (keyWords == 2 ? 0 : 1) + VKSORT_RADIX + wg / sg + 1) * 4;
+}
+
+namespace {
+
+constexpr uint32_t kHistogramWorkgroupSize = 256;
+constexpr uint32_t kScanWorkgroupSize = 256;
+constexpr uint32_t kMaxKeysPerThread = 128;
+constexpr uint32_t kDefaultSpinBudget = 16384;
+
+VksortResult chooseTypes(const VksortCreateInfo& ci, Config* c) {
+  static_assert(sizeof(VksortKeyType) == 4 && sizeof(VksortValueType) == 4, "C enums are 32-bit");
+  const uint32_t key = enumValue(&ci.keyType), value = enumValue(&ci.valueType);
+  if (key > VKSORT_KEY_F64) return fail(VKSORT_ERROR_INVALID_ARGUMENT, "keyType %u is not a VksortKeyType", key);
+  if (value > VKSORT_VALUE_INDEX)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "valueType %u is not a VksortValueType", value);
+  c->keyWords = key >= VKSORT_KEY_U64 ? 2 : 1;
+  // VksortKeyType runs U32, I32, F32, U64, I64, F64.
+  static const uint32_t kinds[3] = {VKSORT_KEY_KIND_UNSIGNED, VKSORT_KEY_KIND_SIGNED, VKSORT_KEY_KIND_FLOAT};
+  c->keyKind = kinds[key % 3];
+  c->valueWords = value == VKSORT_VALUE_64 ? 2 : value == VKSORT_VALUE_NONE ? 0 : 1;
+  c->valueIndex = value == VKSORT_VALUE_INDEX;
+  return VKSORT_SUCCESS;
+}
+
 // Shared memory of the algorithm's tile kernel (onesweep.comp or
 // portable_scatter.comp), staging the sorted tile in `rounds` rounds of
 // ceil(kpt / rounds) keys per invocation (tile_sort.glsl).
@@ -65,14 +75,6 @@ uint64_t tileSharedBytes(const Config& c, uint32_t wg, uint32_t kpt, uint32_t ro
   return c.algorithm == VKSORT_ALGORITHM_PORTABLE
              ? portableSharedBytes(wg, staged, c.subgroupSize, itemWords, c.radixBits)
              : onesweepSharedBytes(wg, staged, c.subgroupSize, itemWords);
-}
-
-// Shared memory of bitonic.comp, in bytes, for `capacity` keys of keyWords
-// words, with or without their indices (mirrors its shared declarations and
-// common.glsl's scan arrays).
-uint64_t bitonicSharedBytes(uint32_t capacity, uint32_t wg, uint32_t sg, uint32_t keyWords, bool index) {
-  const uint64_t indexWords = index ? capacity : 1;
-  return (uint64_t(capacity) * keyWords + indexWords + (keyWords == 2 ? 0 : 1) + VKSORT_RADIX + wg / sg + 1) * 4;
 }
 
 // The bitonic kernel's workgroup for a capacity: two keys per invocation up
@@ -205,8 +207,10 @@ VksortResult checkTuning(Config* c) {
   const uint32_t granule = c->workgroupGranule;
   if (t.workgroupSize % granule != 0 || t.workgroupSize > maxWg)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
-                "tuning: workgroupSize %u must be a multiple of the subgroup size %u and at most %u", t.workgroupSize,
-                granule, maxWg);
+                "tuning: workgroupSize %u must be a multiple of the subgroup size %u and at most %u (the least of "
+                "maxComputeWorkGroupInvocations, maxComputeWorkGroupSize[0] and maxComputeWorkgroupSubgroups x the "
+                "subgroup size)",
+                t.workgroupSize, granule, maxWg);
   if (t.keysPerThread > kMaxKeysPerThread || t.oneWorkgroupKeysPerThread > kMaxKeysPerThread)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                 "tuning: keysPerThread %u and oneWorkgroupKeysPerThread %u must be at most %u", t.keysPerThread,
@@ -234,7 +238,7 @@ VksortResult checkTuning(Config* c) {
       onesweepSharedBytes(t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, sg, 1) > maxShared)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                 "tuning: the one-workgroup sort's %u x %u keys need a workgroup size that is a multiple of %u, at "
-                "most %u, and fit in shared memory",
+                "most %u (the device's largest workgroup), and fit in shared memory",
                 t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, granule, maxWg);
   const uint32_t oneKeys = c->oneWorkgroupKeys();
   if (t.oneWorkgroupMaxCount != oneKeys && t.oneWorkgroupMaxCount != VKSORT_TUNING_OFF &&
@@ -268,6 +272,24 @@ VksortResult checkPortableTable(const Config& c) {
   return VKSORT_SUCCESS;
 }
 
+// The subgroup size the kernels are built for and pinned to, where the
+// device lets compute pipelines require one: its default, except on Intel
+// (16) and Adreno (64), where the default (32, 128) leaves each lane too few
+// registers for a tile's keys, ranks and offsets (docs/tuning.md, "Other
+// GPUs"). Not measured.
+uint32_t preferredSubgroupSize(const DeviceInfo& info) {
+  uint32_t preferred = info.props11.subgroupSize;
+  switch (info.props12.driverID) {
+    case VK_DRIVER_ID_INTEL_PROPRIETARY_WINDOWS:
+    case VK_DRIVER_ID_INTEL_OPEN_SOURCE_MESA: preferred = 16; break;
+    case VK_DRIVER_ID_QUALCOMM_PROPRIETARY:
+    case VK_DRIVER_ID_MESA_TURNIP: preferred = 64; break;
+    default: break;
+  }
+  const bool allowed = preferred >= info.props13.minSubgroupSize && preferred <= info.props13.maxSubgroupSize;
+  return allowed ? preferred : info.props11.subgroupSize;
+}
+
 }  // namespace
 
 bool stageOneWord(const Config& c, uint32_t workgroupSize, uint32_t keysPerThread, uint32_t stagingRounds) {
@@ -287,17 +309,19 @@ VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, Vk
   c->algorithm = algorithm;
   c->radixBits = algorithm == VKSORT_ALGORITHM_PORTABLE ? radixBits : VKSORT_RADIX_BITS;
   const VkPhysicalDeviceLimits& lim = info.props.properties.limits;
-  c->subgroupSize = info.props11.subgroupSize;
-  c->pinSubgroupSize = (info.props13.requiredSubgroupSizeStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0 &&
-                       c->subgroupSize >= info.props13.minSubgroupSize &&
-                       c->subgroupSize <= info.props13.maxSubgroupSize;
+  c->pinSubgroupSize = subgroupSizeIsPinnable(info);
+  c->subgroupSize = c->pinSubgroupSize ? preferredSubgroupSize(info) : info.props11.subgroupSize;
   // A precaution on lavapipe: ring accesses as read-modify-write atomics only
   // (see status_ring.glsl and docs/design.md).
   c->statusRmw = info.props12.driverID == VK_DRIVER_ID_MESA_LLVMPIPE;
   c->maxShared = lim.maxComputeSharedMemorySize;
+  // Every kernel's workgroup is local_size_x alone, so maxComputeWorkGroupSize[0]
+  // bounds it too (Turnip: 2048 invocations, 1024 in x). The subgroup limit
+  // is a product of two u32 limits (RADV reports UINT32_MAX subgroups).
   c->maxWorkgroupSize = lim.maxComputeWorkGroupInvocations;
-  if (c->pinSubgroupSize && info.props13.maxComputeWorkgroupSubgroups * c->subgroupSize < c->maxWorkgroupSize)
-    c->maxWorkgroupSize = info.props13.maxComputeWorkgroupSubgroups * c->subgroupSize;
+  if (lim.maxComputeWorkGroupSize[0] < c->maxWorkgroupSize) c->maxWorkgroupSize = lim.maxComputeWorkGroupSize[0];
+  const uint64_t subgroupLimit = uint64_t(info.props13.maxComputeWorkgroupSubgroups) * c->subgroupSize;
+  if (c->pinSubgroupSize && subgroupLimit < c->maxWorkgroupSize) c->maxWorkgroupSize = uint32_t(subgroupLimit);
   c->maxDispatchX = lim.maxComputeWorkGroupCount[0];
   // Full subgroups without a pinned size: Vulkan asks for workgroups in
   // multiples of the largest subgroup size.
@@ -316,6 +340,7 @@ VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, Vk
   c->scanItems = kScanBlock / c->scanWorkgroupSize;
   c->hooks.spinBudget = hooks && hooks->spinBudget ? hooks->spinBudget : kDefaultSpinBudget;
   c->hooks.faultPublishDelay = hooks ? hooks->faultPublishDelay : 0;
+  c->hooks.wideBallot = hooks && hooks->wideBallot ? 1 : 0;
 
   c->t = defaultTuning(info, *c);
   if (ci.pTuning) applyOverrides(*ci.pTuning, c->valueWords, &c->t);

@@ -12,7 +12,7 @@
 namespace vksort {
 
 namespace {
-thread_local char tLastError[512];
+thread_local char tLastError[2048];  // the longest: checkSupport's full list after a 255-byte device name
 }  // namespace
 
 VksortResult fail(VksortResult code, const char* fmt, ...) {
@@ -108,8 +108,10 @@ extern "C" {
 
 const char* vksortGetLastError(void) { return lastError(); }
 
+// The enums are read as integers: a C caller may pass any value, and loading
+// an out-of-range one as the C++ enum type is undefined behaviour.
 const char* vksortResultName(VksortResult result) {
-  switch (result) {
+  switch (int32_t(enumValue(&result))) {
     case VKSORT_SUCCESS: return "VKSORT_SUCCESS";
     case VKSORT_ERROR_INVALID_ARGUMENT: return "VKSORT_ERROR_INVALID_ARGUMENT";
     case VKSORT_ERROR_FEATURE_NOT_ENABLED: return "VKSORT_ERROR_FEATURE_NOT_ENABLED";
@@ -124,7 +126,8 @@ const char* vksortResultName(VksortResult result) {
 }
 
 const char* vksortPathName(VksortPath path) {
-  switch (path) {
+  static_assert(sizeof(VksortResult) == 4 && sizeof(VksortPath) == 4, "C enums are 32-bit");
+  switch (enumValue(&path)) {
     case VKSORT_PATH_NONE: return "none";
     case VKSORT_PATH_BITONIC_KEYS: return "bitonic keys-only";
     case VKSORT_PATH_BITONIC: return "bitonic";

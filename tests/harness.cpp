@@ -10,6 +10,7 @@
 VkContext* gCtx = nullptr;
 uint64_t gSeed = 0;
 bool gFloorDevice = false;
+bool gWideBallot = false;
 
 void fatal(const std::string& what) {
   std::fprintf(stderr, "FATAL: %s\n", what.c_str());
@@ -55,7 +56,9 @@ SorterHolder::SorterHolder(const VksortTuning* tuning, VksortKeyType key, Vksort
   ci.algorithm = algorithm;
   ci.portableRadixBits = portableRadixBits;
   ci.debugLabels = debugLabels ? VK_TRUE : VK_FALSE;
-  VksortResult r = vksortTestingCreateSorter(&ci, hooks, &sorter);
+  VksortTestingHooks withBallot = hooks ? *hooks : VksortTestingHooks{};
+  withBallot.wideBallot = gWideBallot ? 1 : 0;
+  VksortResult r = vksortTestingCreateSorter(&ci, &withBallot, &sorter);
   if (r != VKSORT_SUCCESS) fatal(std::string("vksortCreateSorter: ") + vksortGetLastError());
 }
 
@@ -129,6 +132,8 @@ int main(int argc, char** argv) {
     options.apiVersion = VK_API_VERSION_1_2;
     options.algorithm = VKSORT_ALGORITHM_PORTABLE;
   }
+  if (const char* wide = std::getenv("VKSORT_TEST_WIDE_BALLOT")) gWideBallot = std::strcmp(wide, "0") != 0;
+  if (gWideBallot) std::printf("every sorter ranks with the uvec4 ballot (VKSORT_TEST_WIDE_BALLOT)\n");
   auto ctx = std::make_unique<VkContext>();
   std::string error;
   if (!ctx->init(options, &error)) fatal(error);

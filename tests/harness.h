@@ -19,7 +19,8 @@ constexpr uint8_t kCanary = 0xA5;
 // The doctest test suites that tests/CMakeLists.txt runs again (a case has at
 // most one): kSuiteFaults with LP_NUM_THREADS=1, 3 and 8 and at subgroup sizes
 // 4 and 16, kSuiteSubgroupSizes at subgroup sizes 4 and 16
-// (LP_NATIVE_VECTOR_WIDTH=128 and 512).
+// (LP_NATIVE_VECTOR_WIDTH=128 and 512); both suites again at 4, 8 and 16
+// with the uvec4 ballot (VKSORT_TEST_WIDE_BALLOT=1).
 constexpr const char* kSuiteFaults = "faults";
 constexpr const char* kSuiteSubgroupSizes = "subgroup sizes";
 
@@ -29,6 +30,9 @@ extern uint64_t gSeed;
 // only the portable algorithm's features (no shaderInt64, no 64-bit atomics,
 // no memory model, no Vulkan 1.3 structs).
 extern bool gFloorDevice;
+// VKSORT_TEST_WIDE_BALLOT=1: every sorter ranks tiles with the uvec4 ballot
+// that subgroups of 64 and 128 lanes run (VksortTestingHooks::wideBallot).
+extern bool gWideBallot;
 
 [[noreturn]] void fatal(const std::string& what);
 void requireNoValidationMessages();

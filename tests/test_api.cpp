@@ -365,3 +365,33 @@ TEST_CASE("portable: temporary memory grows with maxCount and is checked") {
   }
   requireNoValidationMessages();
 }
+
+TEST_CASE("apiVersion 0 means Vulkan 1.2: no Vulkan 1.3 struct, and subgroup size control from its extension") {
+  // Zero is what a C caller gets by default. vksort then reads the device as
+  // Vulkan 1.2, which is valid on any instance it runs on (the validation
+  // layer reports any Vulkan 1.3 struct it would chain on a 1.2 instance),
+  // and counts subgroup size control as enabled only with its extension.
+  bool extension = false;
+  for (uint32_t i = 0; i < gCtx->deviceCreateInfo.enabledExtensionCount; ++i)
+    extension = extension ||
+                std::strcmp(gCtx->deviceCreateInfo.ppEnabledExtensionNames[i], "VK_EXT_subgroup_size_control") == 0;
+  VksortDeviceRequirements req;
+  REQUIRE(vksortCheckDeviceSupport(gCtx->instance, gCtx->physicalDevice, vkGetInstanceProcAddr, 0,
+                                   VKSORT_ALGORITHM_PORTABLE, &req) == VKSORT_SUCCESS);
+  REQUIRE(req.extensionCount == 1);
+  CHECK(std::string(req.extensionNames[0]) == "VK_EXT_subgroup_size_control");
+  VksortCreateInfo ci = baseCreateInfo();
+  ci.apiVersion = 0;
+  VksortSorter sorter = nullptr;
+  const VksortResult r = vksortCreateSorter(&ci, &sorter);
+  if (extension) {
+    CHECK(r == VKSORT_SUCCESS);
+  } else {
+    CHECK(r == VKSORT_ERROR_FEATURE_NOT_ENABLED);
+    CHECK(sorter == nullptr);
+    const std::string msg = vksortGetLastError();
+    CHECK(msg.find("subgroupSizeControl") != std::string::npos);
+  }
+  vksortDestroySorter(sorter);
+  requireNoValidationMessages();
+}

@@ -78,3 +78,22 @@ TEST_CASE("floor: portable, every type x order x bit range, 4-bit digits, 64-bit
   REQUIRE_MESSAGE(gFloorDevice, "needs VKSORT_TEST_DEVICE=floor");
   everyTypeOrderAndRange(VKSORT_ALGORITHM_PORTABLE, 64, 29, 4);
 }
+
+TEST_CASE("floor: apiVersion 0 on a Vulkan 1.2 instance makes no invalid call, and the sorter sorts") {
+  // Zero reads the device as Vulkan 1.2: no Vulkan 1.3 struct reaches the
+  // 1.2 instance (the validation layer would report it).
+  REQUIRE_MESSAGE(gFloorDevice, "needs VKSORT_TEST_DEVICE=floor");
+  VksortCreateInfo ci = baseCreateInfo();
+  ci.apiVersion = 0;
+  VksortSorter zero = nullptr;
+  REQUIRE_MESSAGE(vksortCreateSorter(&ci, &zero) == VKSORT_SUCCESS, std::string(vksortGetLastError()));
+  requireNoValidationMessages();
+  SorterHolder s;  // the floor's sorter, replaced by the one made with apiVersion 0
+  vksortDestroySorter(s.sorter);
+  s.sorter = zero;
+  auto rng = caseRng(35);
+  for (uint32_t n : {300u, 70000u})
+    checkTypedSort(s, makeCase(kKeys[0], kValues[0], false, kAllBits, "floor, apiVersion 0"),
+                   makeKeys(n, kKeys[0], Dist::Uniform, rng));
+  requireNoValidationMessages();
+}

@@ -26,6 +26,7 @@ vksort::DeviceInfo deviceInfo(Device d) {
   vksort::DeviceInfo info;
   VkPhysicalDeviceLimits& lim = info.props.properties.limits;
   lim.maxComputeWorkGroupInvocations = 1024;
+  lim.maxComputeWorkGroupSize[0] = 1024;
   lim.maxComputeWorkGroupCount[0] = 65535;
   lim.maxComputeSharedMemorySize = d == Device::Nvidia ? 48 * 1024 : 32 * 1024;
   const uint32_t sg = d == Device::Nvidia ? 32 : d == Device::Lavapipe ? 8 : 64;

@@ -117,6 +117,22 @@
 // A device without subgroupSizeControl and computeFullSubgroups is refused:
 // every kernel sizes its shared memory and lane masks by the subgroup size
 // and needs every subgroup full, which only computeFullSubgroups promises.
+//
+// Subgroup size: every kernel is built for one size and created with it as
+// VkPipelineShaderStageRequiredSubgroupSizeCreateInfo::requiredSubgroupSize
+// (with full subgroups), so that it never runs at another. That size is the
+// device's subgroupSize, except on Intel (16) and Qualcomm/Turnip (64) where
+// the device allows them: docs/tuning.md gives the reasons. A device whose
+// compute pipelines cannot require a size (requiredSubgroupSizeStages
+// without VK_SHADER_STAGE_COMPUTE_BIT) is used only where it has one size
+// (minSubgroupSize == maxSubgroupSize); one that reports a range is refused
+// (VKSORT_ERROR_DEVICE_NOT_SUPPORTED), since its driver may run a kernel at
+// another size than the one vksort built it for, which would drop lanes and
+// give wrong results without an error. MoltenVK is such a driver: Metal
+// picks the SIMD width per pipeline. Where MoltenVK reports one size, vksort
+// runs; on AMD and Intel Macs, where it reports a range and Metal has been
+// seen to run other widths than the reported one (8 to 32 on Intel), vksort
+// refuses the device, and vksortCheckDeviceSupport says why.
 // The portable kernels (and the bitonic one, which both algorithms use)
 // reach buffers through 32-bit address words and use no 64-bit integers,
 // 64-bit atomics or memory model, so the portable algorithm runs on GPUs
@@ -255,10 +271,14 @@ typedef struct VksortCreateInfo {
   // smaller tile table. Checked always, used only when the portable
   // algorithm runs (Onesweep always uses 8 bits).
   uint32_t portableRadixBits;
-  // The VkApplicationInfo::apiVersion the instance was created with (0 =
-  // VK_API_VERSION_1_3). vksort uses the structs of Vulkan 1.3 only where the
-  // instance and the device both have it, and otherwise reads subgroup size
-  // control from VK_EXT_subgroup_size_control.
+  // The VkApplicationInfo::apiVersion the instance was created with. vksort
+  // uses the structs of Vulkan 1.3 only where the instance and the device
+  // both have it, and otherwise reads subgroup size control from
+  // VK_EXT_subgroup_size_control. 0 means VK_API_VERSION_1_2, which is valid
+  // on every instance vksort runs on: the device must then have been created
+  // with VK_EXT_subgroup_size_control enabled (vksortCheckDeviceSupport with
+  // apiVersion 0 lists it), else creation fails with
+  // VKSORT_ERROR_FEATURE_NOT_ENABLED. Pass the real version to use Vulkan 1.3.
   uint32_t apiVersion;
 } VksortCreateInfo;
 
@@ -284,8 +304,9 @@ typedef struct VksortDeviceRequirements {
 // one AUTO picks for a device with every feature the physical device has
 // enabled), and if pRequirements is not null fills it with what to enable
 // before vkCreateDevice. apiVersion: the VkApplicationInfo::apiVersion of
-// the instance (0 = VK_API_VERSION_1_3). On failure the message lists every
-// missing feature or property.
+// the instance (0 = VK_API_VERSION_1_2, as in VksortCreateInfo). On failure
+// the message lists every missing feature or property; below Vulkan 1.2,
+// where vksort reads nothing else of the device, it names only the version.
 VksortResult vksortCheckDeviceSupport(VkInstance instance, VkPhysicalDevice physicalDevice,
                                       PFN_vkGetInstanceProcAddr pfnGetInstanceProcAddr, uint32_t apiVersion,
                                       VksortAlgorithm algorithm, VksortDeviceRequirements* pRequirements);
