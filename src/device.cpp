@@ -274,9 +274,21 @@ VksortResult checkSupport(const DeviceInfo& info, VksortAlgorithm algorithm) {
 FeatureSet enabledFeatures(const DeviceInfo& info, const VkDeviceCreateInfo& ci) {
   FeatureSet s = featuresIn(ci.pNext);
   if (ci.pEnabledFeatures && ci.pEnabledFeatures->shaderInt64) s.has[kShaderInt64] = true;
-  // Below Vulkan 1.3 the subgroup size control comes with its extension.
-  if (info.apiVersion < VK_API_VERSION_1_3 && !hasExtension(ci, kSubgroupSizeControlExtension))
-    s.has[kSubgroupSizeControl] = s.has[kComputeFullSubgroups] = false;
+  // Below Vulkan 1.3 the subgroup size control comes with its extension. A
+  // VkPhysicalDeviceVulkan13Features in the chain enables it too, also where
+  // vksort reads the device as Vulkan 1.2 (apiVersion 0): only a Vulkan 1.3
+  // device accepts that struct.
+  if (info.apiVersion < VK_API_VERSION_1_3 && !hasExtension(ci, kSubgroupSizeControlExtension)) {
+    bool core13[2] = {false, false};
+    for (auto* p = static_cast<const VkBaseInStructure*>(ci.pNext); p; p = p->pNext)
+      if (p->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES) {
+        const auto* f13 = reinterpret_cast<const VkPhysicalDeviceVulkan13Features*>(p);
+        core13[0] = core13[0] || f13->subgroupSizeControl;
+        core13[1] = core13[1] || f13->computeFullSubgroups;
+      }
+    s.has[kSubgroupSizeControl] = core13[0];
+    s.has[kComputeFullSubgroups] = core13[1];
+  }
   return s;
 }
 

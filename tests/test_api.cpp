@@ -366,15 +366,20 @@ TEST_CASE("portable: temporary memory grows with maxCount and is checked") {
   requireNoValidationMessages();
 }
 
-TEST_CASE("apiVersion 0 means Vulkan 1.2: no Vulkan 1.3 struct, and subgroup size control from its extension") {
+TEST_CASE(
+    "apiVersion 0 means Vulkan 1.2: no Vulkan 1.3 struct, and subgroup size control from its extension "
+    "or the device's Vulkan 1.3 features") {
   // Zero is what a C caller gets by default. vksort then reads the device as
   // Vulkan 1.2, which is valid on any instance it runs on (the validation
   // layer reports any Vulkan 1.3 struct it would chain on a 1.2 instance),
-  // and counts subgroup size control as enabled only with its extension.
-  bool extension = false;
+  // and counts subgroup size control as enabled with its extension or with
+  // a VkPhysicalDeviceVulkan13Features in the device's create info.
+  bool extension = false, core13 = false;
   for (uint32_t i = 0; i < gCtx->deviceCreateInfo.enabledExtensionCount; ++i)
     extension = extension ||
                 std::strcmp(gCtx->deviceCreateInfo.ppEnabledExtensionNames[i], "VK_EXT_subgroup_size_control") == 0;
+  for (auto* p = static_cast<const VkBaseInStructure*>(gCtx->deviceCreateInfo.pNext); p; p = p->pNext)
+    core13 = core13 || p->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
   VksortDeviceRequirements req;
   REQUIRE(vksortCheckDeviceSupport(gCtx->instance, gCtx->physicalDevice, vkGetInstanceProcAddr, 0,
                                    VKSORT_ALGORITHM_PORTABLE, &req) == VKSORT_SUCCESS);
@@ -384,7 +389,7 @@ TEST_CASE("apiVersion 0 means Vulkan 1.2: no Vulkan 1.3 struct, and subgroup siz
   ci.apiVersion = 0;
   VksortSorter sorter = nullptr;
   const VksortResult r = vksortCreateSorter(&ci, &sorter);
-  if (extension) {
+  if (extension || core13) {
     CHECK(r == VKSORT_SUCCESS);
   } else {
     CHECK(r == VKSORT_ERROR_FEATURE_NOT_ENABLED);

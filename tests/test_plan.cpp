@@ -831,3 +831,32 @@ TEST_CASE("plan: the hazard model finds a missing barrier") {
   REQUIRE(!h.errors.empty());
   CHECK(h.errors[0].find("dispatch commands") != std::string::npos);
 }
+
+TEST_CASE("plan: read as Vulkan 1.2, subgroup size control is enabled by its extension or by the 1.3 features") {
+  // apiVersion 0 reads the device as Vulkan 1.2. The caller's create info
+  // then enables subgroup size control through the extension, or through a
+  // VkPhysicalDeviceVulkan13Features, which only a Vulkan 1.3 device accepts;
+  // the extension's feature struct without the extension enables nothing.
+  vksort::DeviceInfo info = deviceInfo(Device::Nvidia);
+  info.apiVersion = VK_API_VERSION_1_2;
+  VkPhysicalDeviceSubgroupSizeControlFeatures ext{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+  ext.subgroupSizeControl = ext.computeFullSubgroups = VK_TRUE;
+  VkDeviceCreateInfo ci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &ext};
+  vksort::FeatureSet on = vksort::enabledFeatures(info, ci);
+  CHECK(!on.has[vksort::kSubgroupSizeControl]);
+  CHECK(!on.has[vksort::kComputeFullSubgroups]);
+  const char* name = "VK_EXT_subgroup_size_control";
+  ci.enabledExtensionCount = 1;
+  ci.ppEnabledExtensionNames = &name;
+  on = vksort::enabledFeatures(info, ci);
+  CHECK(on.has[vksort::kSubgroupSizeControl]);
+  CHECK(on.has[vksort::kComputeFullSubgroups]);
+  VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+  f13.subgroupSizeControl = f13.computeFullSubgroups = VK_TRUE;
+  VkDeviceCreateInfo core{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &f13};
+  on = vksort::enabledFeatures(info, core);
+  CHECK(on.has[vksort::kSubgroupSizeControl]);
+  CHECK(on.has[vksort::kComputeFullSubgroups]);
+  f13.computeFullSubgroups = VK_FALSE;
+  CHECK(!vksort::enabledFeatures(info, core).has[vksort::kComputeFullSubgroups]);
+}

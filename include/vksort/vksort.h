@@ -275,9 +275,11 @@ typedef struct VksortCreateInfo {
   // uses the structs of Vulkan 1.3 only where the instance and the device
   // both have it, and otherwise reads subgroup size control from
   // VK_EXT_subgroup_size_control. 0 means VK_API_VERSION_1_2, which is valid
-  // on every instance vksort runs on: the device must then have been created
-  // with VK_EXT_subgroup_size_control enabled (vksortCheckDeviceSupport with
-  // apiVersion 0 lists it), else creation fails with
+  // on every instance vksort runs on: vksort then queries no Vulkan 1.3
+  // struct, and counts subgroup size control as enabled where the device was
+  // created with VK_EXT_subgroup_size_control (vksortCheckDeviceSupport with
+  // apiVersion 0 lists it) or with those features in a
+  // VkPhysicalDeviceVulkan13Features, else creation fails with
   // VKSORT_ERROR_FEATURE_NOT_ENABLED. Pass the real version to use Vulkan 1.3.
   uint32_t apiVersion;
 } VksortCreateInfo;
