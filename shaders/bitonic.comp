@@ -28,6 +28,14 @@
 // registers, 35 with shuffles and 10 through shared memory with 6 barriers,
 // for the network's 55.
 //
+// Segmented sorts (SEGMENTED) run the same network per segment, over the
+// segments that segment_bins.comp listed: VKSORT_SEGMENTED_WORKGROUP sorts
+// one small segment per workgroup; VKSORT_SEGMENTED_SUBGROUP one tiny
+// segment per subgroup, with a network of SG_SIZE x KEYS_PER_THREAD
+// elements that never leaves the subgroup (registers and shuffles only, no
+// shared memory). Indices are then within the segment; argsort writes the
+// position in the whole keys range.
+//
 // Keys and values are read once (keys twice: the second time by index, for
 // the output) and written once: the output goes to the buffer that the pass
 // count names (pc.keysOut, pc.valuesOut: keys or alt), which may be the
@@ -48,18 +56,28 @@ layout(constant_id = VKSORT_SC_VALUE_INDEX) const bool VALUE_INDEX = false;  // 
 // order cannot be seen and the network carries no index; the output is the
 // sort bits mapped back to keys (the dispatcher's choice per sort).
 layout(constant_id = VKSORT_SC_NO_INDEX) const bool NO_INDEX = false;
+// Segmented sorts: VKSORT_SEGMENTED_NONE, _SUBGROUP or _WORKGROUP.
+layout(constant_id = VKSORT_SC_SEGMENTED) const uint SEGMENTED = VKSORT_SEGMENTED_NONE;
+// Segmented sorts: the digit width of the tile table before the segments' area.
+layout(constant_id = VKSORT_SC_RADIX_BITS) const uint TABLE_RADIX_BITS = 8;
 #define RADIX_BITS VKSORT_RADIX_BITS                     // unused here; common.glsl wants it
 #include "common.glsl"
+#include "segments.glsl"
 
-const uint CAPACITY = WG_SIZE * KEYS_PER_THREAD;
+const bool PER_SUBGROUP = SEGMENTED == VKSORT_SEGMENTED_SUBGROUP;
+// The network's elements: the workgroup's, or with PER_SUBGROUP each subgroup's.
+const uint CAPACITY = (PER_SUBGROUP ? SG_SIZE : WG_SIZE) * KEYS_PER_THREAD;
 // Partners less than this far apart are in the same subgroup.
 const uint SHUFFLE_SPAN = KEYS_PER_THREAD * SG_SIZE;
+// Elements in shared memory (none with PER_SUBGROUP: CAPACITY is then
+// SHUFFLE_SPAN, and no step goes through shared memory).
+const uint SHARED_ELEMENTS = PER_SUBGROUP ? 1u : CAPACITY;
 
 // The network's elements while a run of steps goes through shared memory:
 // sort bits (low, high) and input index.
-shared uint sLo[CAPACITY];
-shared uint sHi[KEY_WORDS == 2 ? CAPACITY : 1];
-shared uint sIndex[NO_INDEX ? 1 : CAPACITY];
+shared uint sLo[SHARED_ELEMENTS];
+shared uint sHi[KEY_WORDS == 2 ? SHARED_ELEMENTS : 1];
+shared uint sIndex[NO_INDEX ? 1 : SHARED_ELEMENTS];
 
 // This invocation's elements: sort bits and input index.
 uint gLo[KEYS_PER_THREAD], gHi[KEYS_PER_THREAD], gIndex[KEYS_PER_THREAD];
@@ -133,8 +151,23 @@ void registerStep(uint j, uint k, uint t) {
 }
 
 void main() {
-  const uint t = gl_SubgroupID * SG_SIZE + gl_SubgroupInvocationID;
-  const uint count = sortCount();
+  // This invocation's place in the network, the keys' first index and count.
+  const uint t = PER_SUBGROUP ? gl_SubgroupInvocationID : gl_SubgroupID * SG_SIZE + gl_SubgroupInvocationID;
+  uint first = 0u, count;
+  if (SEGMENTED == VKSORT_SEGMENTED_NONE) {
+    count = sortCount();
+  } else {
+    // The segment: uniform in the subgroup (PER_SUBGROUP) or the workgroup.
+    // A subgroup without one sorts nothing but stays for the workgroup's
+    // barrier at the end.
+    const bool tiny = PER_SUBGROUP;
+    const uint i = tiny ? segmentGridIndex() * NUM_SUBGROUPS + gl_SubgroupID : segmentGridIndex();
+    const uint listed = segmentHeader().v[tiny ? VKSORT_SEG_TINY_COUNT : VKSORT_SEG_SMALL_COUNT];
+    if (!tiny && i >= listed) return;  // uniform
+    const uvec2 segment = i < listed ? segmentList().v[tiny ? i : pc.segmentCount - 1u - i] : uvec2(0u);
+    first = segment.x;
+    count = segment.y - segment.x;
+  }
   const uvec2 mask = rangeMask();
   // The network sorts the first `size` elements: count rounded up to a
   // power of two. Elements past it take no part.
@@ -143,7 +176,7 @@ void main() {
   [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
     const uint i = t * KEYS_PER_THREAD + e;
     uvec2 k = uvec2(~0u);
-    if (i < count) k = toSortBits(loadKeyWords(address(pc.keysIn), i)) & mask;
+    if (i < count) k = toSortBits(loadKeyWords(address(pc.keysIn), first + i)) & mask;
     gLo[e] = k.x;
     gHi[e] = k.y;
     gIndex[e] = i;
@@ -153,8 +186,11 @@ void main() {
   // the driver can unroll the whole network, with every shuffle distance,
   // partner and direction mask a constant. Stages past `size` are skipped.
   [[unroll]] for (uint k = 2u; k <= CAPACITY; k <<= 1) {
-    if (k > size) break;  // uniform
-    if (k / 2u >= SHUFFLE_SPAN) {
+    if (k > size) break;  // uniform (PER_SUBGROUP: in the subgroup)
+    // (PER_SUBGROUP first, so that the block and its barriers are gone
+    // before the loop is unrolled: lavapipe stops a subgroup's network at a
+    // barrier in a loop that other subgroups have left.)
+    if (!PER_SUBGROUP && k / 2u >= SHUFFLE_SPAN) {
       [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
         const uint i = t * KEYS_PER_THREAD + e;
         sLo[i] = gLo[e];
@@ -210,7 +246,7 @@ void main() {
       // no other invocation reads before the next barrier.
     }
     // Subgroups whose elements all lie past `size` sit the rest of the stage out.
-    if (gl_SubgroupID * SHUFFLE_SPAN < size) {
+    if (PER_SUBGROUP || gl_SubgroupID * SHUFFLE_SPAN < size) {
       // Partners in other invocations of the subgroup: element i ^ j is item
       // e of lane ^ (j / KEYS_PER_THREAD).
       [[unroll]] for (uint j = min(k / 2u, SHUFFLE_SPAN / 2u); j >= KEYS_PER_THREAD; j >>= 1) {
@@ -247,24 +283,25 @@ void main() {
     if (NO_INDEX) {
       keys[e] = fromSortBits(uvec2(gLo[e], gHi[e]));
     } else if (t * KEYS_PER_THREAD + e < count) {
-      keys[e] = loadKeyWords(address(pc.keysIn), gIndex[e]);
+      const uint from = first + gIndex[e];
+      keys[e] = loadKeyWords(address(pc.keysIn), from);
       if (VALUE_INDEX)
-        values[e].x = gIndex[e];
+        values[e].x = from;
       else if (VALUE_WORDS == 1)
-        values[e].x = U32Buf(address(pc.valuesIn)).v[gIndex[e]];
+        values[e].x = U32Buf(address(pc.valuesIn)).v[from];
       else if (VALUE_WORDS == 2)
-        values[e] = U32x2Buf(address(pc.valuesIn)).v[gIndex[e]];
+        values[e] = U32x2Buf(address(pc.valuesIn)).v[from];
     }
   }
   barrierAll();
   [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
     const uint i = t * KEYS_PER_THREAD + e;
     if (i < count) {
-      storeKeyWords(address(pc.keysOut), i, keys[e]);
+      storeKeyWords(address(pc.keysOut), first + i, keys[e]);
       if (VALUE_WORDS == 1)
-        U32Buf(address(pc.valuesOut)).v[i] = values[e].x;
+        U32Buf(address(pc.valuesOut)).v[first + i] = values[e].x;
       else if (VALUE_WORDS == 2)
-        U32x2Buf(address(pc.valuesOut)).v[i] = values[e];
+        U32x2Buf(address(pc.valuesOut)).v[first + i] = values[e];
     }
   }
 }

@@ -69,6 +69,7 @@ layout(constant_id = VKSORT_SC_WIDE_BALLOT) const bool WIDE_BALLOT = false;
 #define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
 #define VKSORT_ONESWEEP_FEATURES 1
 #include "common.glsl"
+const bool SEGMENT_TILES = false;  // tile_sort.glsl
 #include "tile_sort.glsl"
 #include "status_ring.glsl"
 

@@ -10,7 +10,8 @@
 // One workgroup per tile writes the tile's count of every digit d to
 // table[d * numTiles + tile]. Digit-major, so that one exclusive scan over
 // the whole table gives each (digit, tile) the output position of the tile's
-// first key of that digit. With an indirect count, tiles past it write zeros
+// first key of that digit. The large segments of a segmented sort lay the
+// table out per segment (segments.glsl). With an indirect count, tiles past it write zeros
 // (the scan reads every entry) and read no keys.
 #version 460
 #extension GL_GOOGLE_include_directive : require
@@ -22,8 +23,12 @@ layout(constant_id = VKSORT_SC_KEYS_PER_THREAD) const uint KEYS_PER_THREAD = 20;
 layout(constant_id = VKSORT_SC_KEY_WORDS) const uint KEY_WORDS = 1;  // 1: 32-bit keys, 2: 64-bit keys
 layout(constant_id = VKSORT_SC_KEY_KIND) const uint KEY_KIND = 0;   // VKSORT_KEY_KIND_UNSIGNED, _SIGNED or _FLOAT
 layout(constant_id = VKSORT_SC_RADIX_BITS) const uint RADIX_BITS = 8;  // 1, 2, 4 or 8
+// VKSORT_SEGMENTED_TILES: the tiles of a segmented sort's large segments.
+layout(constant_id = VKSORT_SC_SEGMENTED) const uint SEGMENTED = VKSORT_SEGMENTED_NONE;
 #include "common.glsl"
 #include "portable.glsl"
+#define TABLE_RADIX_BITS RADIX_BITS
+#include "segments.glsl"
 
 const uint TILE = WG_SIZE * KEYS_PER_THREAD;
 
@@ -32,11 +37,21 @@ shared uint sHist[RADIX];
 void main() {
   const uint tid = gl_LocalInvocationIndex;
   const uint tile = gridWorkgroupIndex();
-  if (tile >= pc.numTiles) return;  // the grid's last row may overhang (uniform)
+  const bool segmented = SEGMENTED == VKSORT_SEGMENTED_TILES;
+  // The grid's last row may overhang (uniform).
+  if (tile >= (segmented ? segmentHeader().v[VKSORT_SEG_TILES] : pc.numTiles)) return;
   const uint pass = pc.pass;
-  const uint count = sortCount();
-  const uint tileStart = tile * TILE;
-  const uint tileCount = tileStart < count ? min(TILE, count - tileStart) : 0u;
+  uint tileStart, tileCount;
+  SegmentTile st;
+  if (segmented) {
+    st = segmentTile(tile, TILE);
+    tileStart = st.start;
+    tileCount = st.count;
+  } else {
+    const uint count = sortCount();
+    tileStart = tile * TILE;
+    tileCount = tileStart < count ? min(TILE, count - tileStart) : 0u;
+  }
 
   // Every loop takes the same number of turns in every invocation (see
   // tile_sort.glsl).
@@ -52,5 +67,7 @@ void main() {
   barrier();
   U32Buf table = tileTable();
   for (uint base = 0; base < RADIX; base += WG_SIZE)
-    if (base + tid < RADIX) table.v[(base + tid) * pc.numTiles + tile] = sHist[base + tid];
+    if (base + tid < RADIX)
+      table.v[segmented ? segmentTableIndex(st, tile, base + tid) : (base + tid) * pc.numTiles + tile] =
+          sHist[base + tid];
 }

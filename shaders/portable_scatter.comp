@@ -22,19 +22,42 @@ layout(constant_id = VKSORT_SC_STAGING_ROUNDS) const uint STAGING_ROUNDS = 1;  /
 layout(constant_id = VKSORT_SC_WIDE_BALLOT) const bool WIDE_BALLOT = false;  // tile_sort.glsl; tests only
 #include "common.glsl"
 #include "portable.glsl"
+#define TABLE_RADIX_BITS RADIX_BITS
+#include "segments.glsl"
 const bool ONE_WORKGROUP = false;  // tile_sort.glsl: one pass per dispatch
 const bool SHARED_PASSES = false;
+// Built with VKSORT_SEGMENT_TILES for the tiles of a segmented sort's large
+// segments (a second module rather than a specialization constant: the
+// validation layer's specializing optimizer (Vulkan SDK 1.3.239) fails on
+// this kernel with the constant set).
+#ifdef VKSORT_SEGMENT_TILES
+const bool SEGMENT_TILES = true;
+#else
+const bool SEGMENT_TILES = false;
+#endif
 #include "tile_sort.glsl"
 
 void main() {
   const uint tid = gl_LocalInvocationIndex;
   const uint tile = gridWorkgroupIndex();
   const uint pass = pc.pass;
-  const uint count = sortCount();
-  const uint tileStart = tile * TILE;
-  // Past the grid or past an indirect count (uniform for the workgroup).
-  if (tile >= pc.numTiles || tileStart >= count) return;
-  const uint tileCount = min(TILE, count - tileStart);
+  uint tileStart, tileCount;
+  SegmentTile st;
+  if (SEGMENT_TILES) {
+    if (tile >= segmentHeader().v[VKSORT_SEG_TILES]) return;  // past the grid (uniform)
+    st = segmentTile(tile, TILE);
+    tileStart = st.start;
+    tileCount = st.count;
+    // Keys stay in their segment even where overlapping segments (bad
+    // offsets) changed them between the count and this kernel.
+    gDstSegment = uvec2(st.begin, st.end);
+  } else {
+    const uint count = sortCount();
+    tileStart = tile * TILE;
+    // Past the grid or past an indirect count (uniform for the workgroup).
+    if (tile >= pc.numTiles || tileStart >= count) return;
+    tileCount = min(TILE, count - tileStart);
+  }
 
   clearSubgroupHistograms();
   barrier();
@@ -49,7 +72,11 @@ void main() {
     const uint d = base + tid;
     if (d < RADIX) {
       sScan[d] = tileDigitCount(d, tileCount);
-      sDigitBase[d] = table.v[d * pc.numTiles + tile];
+      // Segmented: the scan less its value at the segment's first entry,
+      // from the segment's begin.
+      sDigitBase[d] = SEGMENT_TILES ? table.v[segmentTableIndex(st, tile, d)] - table.v[st.first << RADIX_BITS] +
+                                          st.begin
+                                    : table.v[d * pc.numTiles + tile];
     }
   }
   barrier();

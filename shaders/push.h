@@ -53,6 +53,32 @@
 //                        scanned in place into output positions
 //   [SUMS, ...)          the scan's block sums, one u32 per scan block
 #define VKSORT_PORTABLE_SUMS_OFFSET(tableEntries) (((tableEntries)*4u + 15u) / 16u * 16u)
+// Table entries per scan block (portable_scan.comp).
+#define VKSORT_PORTABLE_SCAN_BLOCK 2048u
+
+// Segmented sorts (segment_bins.comp) use the portable layout for the large
+// segments' tile table (numTiles: the most tiles they may have), and after
+// its block sums, from a 16-byte boundary, the segments' area:
+//   [0, 128)             counters and dispatch commands (u32 words below),
+//                        zeroed with vkCmdFillBuffer before every sort
+//   [128, ...)           the binned segments: segmentCount uvec2 (begin,
+//                        end), tiny ones from the front, small ones from the
+//                        back
+//   [..., ...)           per large-segment tile, from a 16-byte boundary: a
+//                        uvec4 (first tile of its segment, its segment's
+//                        begin and end, 0)
+#define VKSORT_SEG_TINY_COUNT 0       // tiny segments binned
+#define VKSORT_SEG_SMALL_COUNT 1      // small segments binned
+#define VKSORT_SEG_TILES_TAKEN 2      // tiles handed out (may pass the capacity)
+#define VKSORT_SEG_TILES 3            // tiles of the large segments that fit
+#define VKSORT_SEG_TINY_DISPATCH 4    // VkDispatchIndirectCommand: 3 u32
+#define VKSORT_SEG_SMALL_DISPATCH 8   // VkDispatchIndirectCommand: 3 u32
+#define VKSORT_SEG_TILES_DISPATCH 12  // VkDispatchIndirectCommand: 3 u32
+#define VKSORT_SEG_BLOCKS_DISPATCH 16 // the table scan's blocks: 3 u32
+#define VKSORT_SEG_HEADER_BYTES 128
+// Workgroups per row of a segmented sort's indirect grids: the least
+// maxComputeWorkGroupCount[0] Vulkan allows.
+#define VKSORT_SEG_GRID_X 65535u
 
 // Status ring entry (64 bits):
 //   bits  0..30  count (aggregate) or prefix (inclusive); N <= 2^30 fits
@@ -102,6 +128,9 @@ struct VksortPush {
   VKSORT_U32 tileKeys;
   VKSORT_U32 histogramKeys;
   VKSORT_U32 histogramWorkgroups;
+  // Segmented sorts: the segments' list capacity (the segmentCount given at
+  // record time). The bins kernel reads the offsets from keysIn.
+  VKSORT_U32 segmentCount;
 };
 
 #endif

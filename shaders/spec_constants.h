@@ -51,6 +51,18 @@
 // portable_scan.comp.
 #define VKSORT_SC_SCAN_ITEMS 20  // table entries per invocation and block
 
-#define VKSORT_SC_COUNT 23
+// Segmented sorts (VKSORT_SC_SEGMENTED's values below; segment_bins.comp).
+#define VKSORT_SC_SEGMENTED 23          // what a workgroup sorts: one sort's keys, or segments
+#define VKSORT_SC_SEGMENT_TINY_MAX 24   // segment_bins.comp: the tiny class's largest segment
+#define VKSORT_SC_SEGMENT_SMALL_MAX 25  // segment_bins.comp: the small class's largest segment
+#define VKSORT_SC_SEGMENT_GROUP 26      // tiny segments per workgroup of the tiny kernel
+
+// The values of VKSORT_SC_SEGMENTED.
+#define VKSORT_SEGMENTED_NONE 0      // a plain sort
+#define VKSORT_SEGMENTED_SUBGROUP 1  // bitonic.comp: each subgroup sorts one tiny segment
+#define VKSORT_SEGMENTED_WORKGROUP 2 // bitonic.comp: the workgroup sorts one small segment
+#define VKSORT_SEGMENTED_TILES 3     // portable count and scatter: tiles of the large segments
+
+#define VKSORT_SC_COUNT 27
 
 #endif

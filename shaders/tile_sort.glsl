@@ -19,8 +19,9 @@
 // index), ONE_WORKGROUP (onesweep.comp's one-workgroup paths: every pass in one
 // dispatch, so the pass, not the push constants, picks buffers and mapping),
 // SHARED_PASSES (ONE_WORKGROUP with the tile kept in shared memory between
-// passes), ONE_WORD_STAGING and STAGING_ROUNDS (below) and WIDE_BALLOT
-// (rankTile).
+// passes), ONE_WORD_STAGING and STAGING_ROUNDS (below), WIDE_BALLOT
+// (rankTile) and SEGMENT_TILES (the portable scatter over a segmented sort's
+// large segments: writes outside gDstSegment are dropped).
 //
 // Loops over an invocation's keys ("for i < KEYS_PER_THREAD") are marked
 // [[unroll]]: the NVIDIA driver does not unroll all of them by itself.
@@ -105,6 +106,9 @@ uint gKeysLo[KEYS_PER_THREAD], gKeysHi[KEYS_PER_THREAD];
 uint gValuesLo[KEYS_PER_THREAD], gValuesHi[KEYS_PER_THREAD];
 uint gOffs[KEYS_PER_THREAD];  // rank of item i: in its subgroup and digit, then in the tile
 uint gDst[KEYS_PER_THREAD];   // output index of the key at tile position tid + i * WG_SIZE
+// SEGMENT_TILES: the tile's segment, [begin, end); keys (and values) go only there.
+uvec2 gDstSegment;
+bool inSegment(uint dst) { return !SEGMENT_TILES || dst - gDstSegment.x < gDstSegment.y - gDstSegment.x; }
 
 uint itemIndex(uint i) { return gl_SubgroupID * SG_KEYS + i * SG_SIZE + gl_SubgroupInvocationID; }
 
@@ -318,7 +322,8 @@ void writeKeys(uint pass, uint tileCount) {
         if (KEY_WORDS == 2) k = SPLIT_WORDS ? uvec2(lo[i], k.x) : uvec2(k.x, sWork[padded(ROUND_KEYS + s)]);
         gDst[i] = sDigitBase[digitOf(k, pass)] + p;
         // pc.storeXor is zero before the last dispatch; ONE_WORKGROUP checks the pass.
-        storeKeyWords(keysOut(pass), gDst[i], ONE_WORKGROUP && pass + 1u != pc.passes ? k : fromSortBits(k));
+        if (inSegment(gDst[i]))
+          storeKeyWords(keysOut(pass), gDst[i], ONE_WORKGROUP && pass + 1u != pc.passes ? k : fromSortBits(k));
       }
     }
   }
@@ -339,7 +344,7 @@ void writeValues(uint pass, uint tileCount) {
       const uint i = r * ROUND_ITEMS + j;
       if (i >= KEYS_PER_THREAD) continue;
       const uint p = sortedPosition(i), s = stagedPosition(r, i);
-      if (p < tileCount) {
+      if (p < tileCount && inSegment(gDst[i])) {
         if (VALUE_WORDS == 1)
           U32Buf(valuesOut(pass)).v[gDst[i]] = sWork[padded(VALUE_BASE + s)];
         else if (!SPLIT_WORDS)

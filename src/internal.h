@@ -174,6 +174,16 @@ struct Config {
   bool oneWorkgroupInShared;        // the one-workgroup kernel keeps keys and values in shared memory
   BitonicKernels bitonic;           // with the index: up to bitonicMaxCount, and half
   BitonicKernels bitonicKeys;       // without it: up to bitonicKeysMaxCount, half and a quarter
+  // Segmented sorts (VksortCreateInfo::segmented): the bins kernel's
+  // workgroup, and the bitonic kernels of the tiny class (one segment per
+  // subgroup, segmentTinyGroup subgroups per workgroup, segmentTinyKeys
+  // keys per invocation) and of the small class (one per workgroup).
+  bool segmented;
+  uint32_t segmentBinsWorkgroup;
+  uint32_t segmentTinyGroup;
+  uint32_t segmentTinyKeys;
+  uint32_t segmentSmallWorkgroup;
+  uint32_t segmentSmallKeys;
 
   uint32_t tileKeys() const { return t.workgroupSize * t.keysPerThread; }
   uint32_t oneWorkgroupKeys() const { return t.oneWorkgroupSize * t.oneWorkgroupKeysPerThread; }
@@ -186,6 +196,11 @@ struct Config {
   // to a quarter of midsizeMaxCount.
   bool hasMidsizeHalf() const { return hasMidsize() && t.oneWorkgroupKeysPerThread >= 2; }
   uint32_t midsizeHalfMaxCount() const { return hasMidsizeHalf() ? t.midsizeMaxCount / 4 : 0; }
+  uint32_t segmentTinyMax() const { return subgroupSize * segmentTinyKeys; }
+  uint32_t segmentSmallMax() const {
+    const uint32_t small = segmentSmallWorkgroup * segmentSmallKeys;
+    return small > segmentTinyMax() ? small : segmentTinyMax();
+  }
   uint32_t keyBits() const { return 32 * keyWords; }
   uint32_t keyBytes() const { return 4 * keyWords; }
   uint32_t valueBytes() const { return 4 * valueWords; }
@@ -235,6 +250,11 @@ enum Kernel : uint8_t {
   kKernelPortableScanSums,   // SCAN_STEP 1: the scan of the block sums
   kKernelPortableDownsweep,  // SCAN_STEP 2: each block's scan, from its sum's prefix
   kKernelPortableScatter,
+  kKernelSegmentBins,     // segment_bins.comp
+  kKernelSegmentTiny,     // bitonic.comp, VKSORT_SEGMENTED_SUBGROUP
+  kKernelSegmentSmall,    // bitonic.comp, VKSORT_SEGMENTED_WORKGROUP
+  kKernelSegmentCount,    // portable_count.comp, VKSORT_SEGMENTED_TILES
+  kKernelSegmentScatter,  // portable_scatter.comp, VKSORT_SEGMENTED_TILES
   kKernelCount
 };
 // The name of a kernel, as pipelines are named in error messages.
@@ -247,7 +267,7 @@ enum CommandType : uint8_t {
   kCmdBeginLabel,        // vkCmdBeginDebugUtilsLabelEXT "vksort <path> <label>" (labelName), " p/passes" for a pass
   kCmdEndLabel,          // vkCmdEndDebugUtilsLabelEXT
   kCmdBarrier,           // vkCmdPipelineBarrier with one VkMemoryBarrier
-  kCmdFillHeader,        // vkCmdFillBuffer: zeroes the first VKSORT_TEMP_HEADER_BYTES of temp
+  kCmdFillHeader,        // vkCmdFillBuffer: zeroes `fill.size` bytes of temp from `fill.offset`
   kCmdDispatch,          // vkCmdDispatch(groups[0], groups[1], 1) of `kernel`
   kCmdDispatchIndirect,  // vkCmdDispatchIndirect of `kernel`, the command at `indirectOffset` bytes into temp
 };
@@ -259,6 +279,9 @@ enum Label : uint8_t {
   kLabelHead,
   kLabelClear,
   kLabelHistogram,
+  kLabelBins,
+  kLabelTiny,
+  kLabelSmall,
   kLabelPass,
   kLabelCount,
   kLabelScan,
@@ -273,6 +296,7 @@ enum PushKind : uint8_t {
   kPushPass,         // digit pass `pass`: reads keys[pass % 2] (and values), writes the other buffer
   kPushOneDispatch,  // reads keys, writes buffer `pass` (0 keys, 1 alt; the one-workgroup kernel then ping-pongs)
   kPushHead,         // kPushOneDispatch to alt, heading a Onesweep sort with an indirect count
+  kPushSegmentBins,  // segment_bins.comp: keysIn is the segment offsets' address
 };
 
 struct Command {
@@ -289,7 +313,10 @@ struct Command {
     uint32_t groups[2];
     uint32_t indirectOffset;  // kCmdDispatchIndirect: bytes from the start of temp
     uint32_t query;           // kCmdTimestamp
-    struct {                  // kCmdBarrier
+    struct {                  // kCmdFillHeader
+      uint32_t offset, size;
+    } fill;
+    struct {  // kCmdBarrier
       VkPipelineStageFlags srcStage, dstStage;
       VkAccessFlags srcAccess, dstAccess;
     } barrier;
@@ -298,14 +325,16 @@ struct Command {
 
 // The most commands a sort records: the portable algorithm with 1-bit digits
 // on 64-bit keys (64 passes of three labelled groups, five barriers and five
-// dispatches), and the two timestamps.
-constexpr uint32_t kMaxCommands = 64 * 16 + 2;
+// dispatches), and a segmented sort's bins and class dispatches (12 commands)
+// and the two timestamps before them.
+constexpr uint32_t kMaxCommands = 64 * 16 + 14;
 
 struct Plan {
-  VksortSortPlan summary;  // what vksortGetSortPlan reports
-  VkDeviceSize tempBytes;  // what temp must hold
-  VksortPush push;         // every field but the device addresses
-  uint32_t storeXor[4];    // the last pass's key mapping (push.storeXor is per pass)
+  VksortSortPlan summary;             // what vksortGetSortPlan reports
+  VksortSegmentedSortPlan segmented;  // segmented sorts: what vksortGetSegmentedSortPlan reports
+  VkDeviceSize tempBytes;             // what temp must hold
+  VksortPush push;                    // every field but the device addresses
+  uint32_t storeXor[4];               // the last pass's key mapping (push.storeXor is per pass)
   // Everything recordPlan records, in order.
   uint32_t commandCount;
   Command commands[kMaxCommands];
@@ -317,6 +346,17 @@ VksortResult planSort(const Config& c, const VksortSortInfo& info, Plan* plan);
 // Checks the sort's buffer ranges against the plan: sizes, alignment,
 // overlaps.
 VksortResult checkRanges(const Config& c, const VksortSortInfo& info, const Plan& plan);
+
+// Segmented sorts. The most tiles the large segments of count keys may have
+// (see vksort.h), the temp bytes for up to count keys in up to `segments`
+// segments, and where the segments' area starts in temp (push.h).
+uint32_t segmentMaxTiles(const Config& c, uint32_t count);
+VkDeviceSize segmentedTempBytes(const Config& c, uint32_t count, uint32_t segments);
+VkDeviceSize segmentAreaOffset(const Config& c, uint32_t maxTiles);
+// Plans a segmented sort (summary.path VKSORT_PATH_SEGMENTED) and checks
+// its ranges.
+VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& info, Plan* plan);
+VksortResult checkSegmentedRanges(const Config& c, const VksortSegmentedSortInfo& info, const Plan& plan);
 
 // ---------------------------------------------------------------------------
 // pipelines.cpp
@@ -367,6 +407,10 @@ struct SpecConstants {
   uint32_t scanItems;
   uint32_t stagingRounds;
   uint32_t wideBallot;
+  uint32_t segmented;
+  uint32_t segmentTinyMax;
+  uint32_t segmentSmallMax;
+  uint32_t segmentGroup;
 };
 
 // One pipeline a sorter creates: its kernel's embedded SPIR-V, its
@@ -398,7 +442,9 @@ void destroyPipelines(VksortSorter s);
 // ---------------------------------------------------------------------------
 // record.cpp
 // ---------------------------------------------------------------------------
-void recordPlan(const VksortSorter s, VkCommandBuffer cmd, const VksortSortInfo& info, const Plan& plan);
+// segmentOffsets: a segmented sort's offsets (kPushSegmentBins), else null.
+void recordPlan(const VksortSorter s, VkCommandBuffer cmd, const VksortSortInfo& info, const Plan& plan,
+                const VksortBufferRange* segmentOffsets = nullptr);
 
 }  // namespace vksort
 

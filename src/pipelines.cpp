@@ -10,6 +10,8 @@
 #include "vksort_portable_count_spv.h"
 #include "vksort_portable_scan_spv.h"
 #include "vksort_portable_scatter_spv.h"
+#include "vksort_segment_bins_spv.h"
+#include "vksort_segment_scatter_spv.h"
 
 namespace vksort {
 
@@ -41,6 +43,10 @@ VKSORT_CHECK_ID(noIndex, VKSORT_SC_NO_INDEX);
 VKSORT_CHECK_ID(scanItems, VKSORT_SC_SCAN_ITEMS);
 VKSORT_CHECK_ID(stagingRounds, VKSORT_SC_STAGING_ROUNDS);
 VKSORT_CHECK_ID(wideBallot, VKSORT_SC_WIDE_BALLOT);
+VKSORT_CHECK_ID(segmented, VKSORT_SC_SEGMENTED);
+VKSORT_CHECK_ID(segmentTinyMax, VKSORT_SC_SEGMENT_TINY_MAX);
+VKSORT_CHECK_ID(segmentSmallMax, VKSORT_SC_SEGMENT_SMALL_MAX);
+VKSORT_CHECK_ID(segmentGroup, VKSORT_SC_SEGMENT_GROUP);
 #undef VKSORT_CHECK_ID
 static_assert(sizeof(SpecConstants) == 4 * VKSORT_SC_COUNT, "one field per specialization constant");
 
@@ -131,12 +137,15 @@ struct Spirv {
 
 // The module of each kernel.
 Spirv kernelSpirv(const Config& c, Kernel k) {
-  if (k >= kKernelBitonic && k < kKernelPortableCount)
+  if ((k >= kKernelBitonic && k < kKernelPortableCount) || k == kKernelSegmentTiny || k == kKernelSegmentSmall)
     // Onesweep's sorters have 64-bit integers; the portable one's build needs none.
     return c.algorithm == VKSORT_ALGORITHM_ONESWEEP ? Spirv VKSORT_SPV(bitonic) : Spirv VKSORT_SPV(bitonic_portable);
   switch (k) {
     case kKernelHistogram: return VKSORT_SPV(histogram);
-    case kKernelPortableCount: return VKSORT_SPV(portable_count);
+    case kKernelPortableCount:
+    case kKernelSegmentCount: return VKSORT_SPV(portable_count);
+    case kKernelSegmentBins: return VKSORT_SPV(segment_bins);
+    case kKernelSegmentScatter: return VKSORT_SPV(segment_scatter);
     case kKernelPortableReduce:
     case kKernelPortableScanSums:
     case kKernelPortableDownsweep: return VKSORT_SPV(portable_scan);
@@ -166,6 +175,29 @@ SpecConstants kernelConstants(const Config& c, Kernel k) {
       return onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread / 2, 1, c.midsizeLookbackLanes);
     case kKernelOneWorkgroup: return oneWorkgroupConstants(c, false);
     case kKernelWideOneWorkgroup: return oneWorkgroupConstants(c, true);
+    case kKernelSegmentBins: {
+      SpecConstants sc = commonConstants(c, c.segmentBinsWorkgroup, 1);
+      sc.segmentTinyMax = c.segmentTinyMax();
+      sc.segmentSmallMax = c.segmentSmallMax();
+      sc.segmentGroup = c.segmentTinyGroup;
+      return sc;
+    }
+    case kKernelSegmentTiny: {
+      SpecConstants sc = commonConstants(c, c.segmentTinyGroup * c.subgroupSize, c.segmentTinyKeys);
+      sc.segmented = VKSORT_SEGMENTED_SUBGROUP;
+      return sc;
+    }
+    case kKernelSegmentSmall: {
+      SpecConstants sc = commonConstants(c, c.segmentSmallWorkgroup, c.segmentSmallKeys);
+      sc.segmented = VKSORT_SEGMENTED_WORKGROUP;
+      return sc;
+    }
+    case kKernelSegmentCount:
+    case kKernelSegmentScatter: {
+      SpecConstants sc = commonConstants(c, t.workgroupSize, t.keysPerThread, t.stagingRounds);
+      sc.segmented = VKSORT_SEGMENTED_TILES;
+      return sc;
+    }
     case kKernelPortableReduce:
     case kKernelPortableScanSums:
     case kKernelPortableDownsweep: {
@@ -195,6 +227,10 @@ uint32_t tileItemWords(const SpecConstants& sc) {
 uint64_t kernelSharedBytes(Kernel k, const SpecConstants& sc) {
   if (k >= kKernelBitonic && k < kKernelPortableCount)
     return bitonicSharedBytes(sc.wgSize * sc.keysPerThread, sc.wgSize, sc.sgSize, sc.keyWords, !sc.noIndex);
+  // The tiny segments' network stays in its subgroup: one element of each array.
+  if (k == kKernelSegmentTiny) return bitonicSharedBytes(1, sc.wgSize, sc.sgSize, sc.keyWords, true);
+  if (k == kKernelSegmentSmall)
+    return bitonicSharedBytes(sc.wgSize * sc.keysPerThread, sc.wgSize, sc.sgSize, sc.keyWords, true);
   const uint32_t rounds = sc.oneWorkgroup && sc.tileInShared ? 1 : sc.stagingRounds;
   const uint32_t staged = (sc.keysPerThread + rounds - 1) / rounds;
   switch (k) {
@@ -204,6 +240,7 @@ uint64_t kernelSharedBytes(Kernel k, const SpecConstants& sc) {
     case kKernelOneWorkgroup:
     case kKernelWideOneWorkgroup: return onesweepSharedBytes(sc.wgSize, staged, sc.sgSize, tileItemWords(sc));
     case kKernelPortableScatter:
+    case kKernelSegmentScatter:
       return portableSharedBytes(sc.wgSize, staged, sc.sgSize, tileItemWords(sc), sc.radixBits);
     default: return 0;
   }
@@ -225,6 +262,15 @@ bool hasKernel(const Config& c, Kernel k) {
     case kKernelMidsizeOnesweep: return onesweep && c.hasMidsize();
     case kKernelMidsizeOnesweepHalf: return onesweep && c.hasMidsizeHalf();
     case kKernelWideOneWorkgroup: return onesweep && c.hasWideOneWorkgroup();
+    case kKernelSegmentBins:
+    case kKernelSegmentTiny:
+    case kKernelSegmentCount:
+    case kKernelSegmentScatter: return c.segmented;
+    case kKernelSegmentSmall: return c.segmented && c.segmentSmallWorkgroup != 0;
+    // Segmented sorts scan their tile table with the portable scan.
+    case kKernelPortableReduce:
+    case kKernelPortableScanSums:
+    case kKernelPortableDownsweep: return !onesweep || c.segmented;
     case kKernelCount: return false;
     default: return !onesweep;  // the portable kernels
   }
@@ -283,7 +329,12 @@ const char* kernelName(Kernel k) {
                                                   "portable reduce",
                                                   "portable scan of the block sums",
                                                   "portable downsweep",
-                                                  "portable scatter"};
+                                                  "portable scatter",
+                                                  "segment bins",
+                                                  "tiny segments",
+                                                  "small segments",
+                                                  "segmented count",
+                                                  "segmented scatter"};
   return k < kKernelCount ? names[k] : "none";
 }
 

@@ -27,7 +27,7 @@ PortableSizes portableSizes(const Config& c, uint32_t count) {
   PortableSizes p;
   p.tiles = uint32_t((uint64_t(count) + c.tileKeys() - 1) / c.tileKeys());
   const uint32_t tableEntries = p.tiles << c.radixBits;
-  p.scanBlocks = (tableEntries + kScanBlock - 1) / kScanBlock;
+  p.scanBlocks = (tableEntries + VKSORT_PORTABLE_SCAN_BLOCK - 1) / VKSORT_PORTABLE_SCAN_BLOCK;
   p.tempBytes = VKSORT_PORTABLE_SUMS_OFFSET(uint64_t(tableEntries)) + uint64_t(p.scanBlocks) * 4;
   if (p.tempBytes < 16) p.tempBytes = 16;
   return p;
@@ -143,8 +143,13 @@ constexpr PathKernels kPathKernels[] = {
     {kNone,
      {kKernelPortableCount, kKernelPortableReduce, kKernelPortableScanSums, kKernelPortableDownsweep,
       kKernelPortableScatter}},
+    /* SEGMENTED: the bins kernel, then the large segments' passes (the tiny
+       and small segments' kernels follow the bins: planSegmented) */
+    {kKernelSegmentBins,
+     {kKernelSegmentCount, kKernelPortableReduce, kKernelPortableScanSums, kKernelPortableDownsweep,
+      kKernelSegmentScatter}},
 };
-static_assert(sizeof kPathKernels / sizeof kPathKernels[0] == VKSORT_PATH_PORTABLE + 1, "one row per path");
+static_assert(sizeof kPathKernels / sizeof kPathKernels[0] == VKSORT_PATH_SEGMENTED + 1, "one row per path");
 
 // Appends commands to a plan.
 struct CommandList {
@@ -190,6 +195,26 @@ struct CommandList {
     c.pass = uint8_t(pass);
   }
   void endLabel() { add(kCmdEndLabel); }
+  // Zeroes temp bytes [offset, offset + size) after every earlier write to
+  // them: an earlier sort on the same temp range, perhaps in this command
+  // buffer, wrote them with shaders. vksort orders that itself, so that the
+  // caller's barrier need not know that temp is cleared by a transfer.
+  void clear(uint32_t offset, uint32_t size) {
+    barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_ACCESS_TRANSFER_WRITE_BIT);
+    Command& c = add(kCmdFillHeader);
+    c.fill.offset = offset;
+    c.fill.size = size;
+    computeBarrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  }
+  // After a dispatch that writes indirect dispatch commands: to the
+  // dispatches that read them, and their shaders.
+  void indirectBarrier() {
+    barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+            VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  }
 };
 
 // The one-dispatch paths: one workgroup sorts every key. The bitonic
@@ -217,22 +242,12 @@ void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, uint32_t
     list->dispatch(c.hasWideOneWorkgroup() ? kKernelWideOneWorkgroup : kKernelOneWorkgroup, kPushHead, 1, 1);
     // Only this barrier has the indirect stage: on every barrier it costs
     // microseconds (docs/tuning.md).
-    list->barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                  VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                  VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    list->indirectBarrier();
     list->endLabel();
   } else {
     // The header (histograms and counters) starts at zero for every sort.
-    // The fill is a write after the writes of an earlier sort on the same
-    // temp range, perhaps in this command buffer: vksort orders them itself,
-    // so that the caller's barrier need not know that temp is cleared by a
-    // transfer.
     list->beginLabel(kLabelClear);
-    list->barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                  VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                  VK_ACCESS_TRANSFER_WRITE_BIT);
-    list->add(kCmdFillHeader);
-    list->computeBarrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    list->clear(0, VKSORT_TEMP_HEADER_BYTES);
     list->endLabel();
   }
   list->beginLabel(kLabelHistogram);
@@ -256,34 +271,42 @@ void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, uint32_t
 // kernel, the table scan (reduce, scan of the block sums, downsweep; the
 // downsweep alone when the table is one block) and the scatter kernel, with
 // a barrier between every two dispatches, so no workgroup ever waits on
-// another. (The caller's barrier orders the first.)
-void planPortable(const Config& c, const Plan& plan, uint32_t scanBlocks, const PathKernels& kernels,
-                  CommandList* list) {
+// another. (The caller's barrier orders the first.) A segmented sort's large
+// segments run the same passes (plan.segmented.passes), over tiles and
+// blocks that the bins kernel counted: `indirect` gives the offsets in temp
+// of the tiles' and the blocks' dispatch commands.
+void planPortable(const Config& c, const Plan& plan, uint32_t scanBlocks, const PathKernels& kernels, CommandList* list,
+                  const uint32_t* indirect = nullptr) {
   uint32_t tileGrid[2], blockGrid[2];
   grid2d(plan.summary.tiles, c.maxDispatchX, tileGrid);
   grid2d(scanBlocks, c.maxDispatchX, blockGrid);
   bool first = true;
-  auto dispatch = [&](Kernel kernel, uint32_t pass, const uint32_t xy[2]) {
+  // grid: 0 the tiles, 1 the scan blocks, 2 one workgroup.
+  const uint32_t one[2] = {1, 1};
+  const uint32_t* grids[3] = {tileGrid, blockGrid, one};
+  auto dispatch = [&](Kernel kernel, uint32_t pass, uint32_t grid) {
     if (!first) list->computeBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
     first = false;
-    list->dispatch(kernel, kPushPass, pass, xy[0], xy[1]);
+    if (indirect && grid < 2)
+      list->dispatchIndirect(kernel, kPushPass, pass, indirect[grid]);
+    else
+      list->dispatch(kernel, kPushPass, pass, grids[grid][0], grids[grid][1]);
   };
-  const uint32_t one[2] = {1, 1};
   const Kernel count = kernels.each[0], reduce = kernels.each[1], scanSums = kernels.each[2],
                downsweep = kernels.each[3], scatter = kernels.each[4];
   for (uint32_t pass = 0; pass < plan.summary.passes; ++pass) {
     list->beginLabel(kLabelCount, pass);
-    dispatch(count, pass, tileGrid);
+    dispatch(count, pass, 0);
     list->endLabel();
     list->beginLabel(kLabelScan, pass);
     if (scanBlocks > 1) {
-      dispatch(reduce, pass, blockGrid);
-      dispatch(scanSums, pass, one);
+      dispatch(reduce, pass, 1);
+      dispatch(scanSums, pass, 2);
     }
-    dispatch(downsweep, pass, blockGrid);
+    dispatch(downsweep, pass, 1);
     list->endLabel();
     list->beginLabel(kLabelScatter, pass);
-    dispatch(scatter, pass, tileGrid);
+    dispatch(scatter, pass, 0);
     list->endLabel();
   }
 }
@@ -383,6 +406,131 @@ VksortResult planSort(const Config& c, const VksortSortInfo& info, Plan* plan) {
     planOnesweep(c, *plan, headIndirect, histogramGroups, kernels.once, kernels.each[half ? 1 : 0], &list);
   }
   if (info.timestampQueryPool) list.add(kCmdTimestamp).query = 1;
+  return VKSORT_SUCCESS;
+}
+
+uint32_t segmentMaxTiles(const Config& c, uint32_t count) {
+  const uint64_t tiles = (uint64_t(count) + c.tileKeys() - 1) / c.tileKeys() + count / (c.segmentSmallMax() + 1);
+  return tiles > 0xffffffffu ? 0xffffffffu : uint32_t(tiles);
+}
+
+VkDeviceSize segmentAreaOffset(const Config& c, uint32_t maxTiles) {
+  const uint64_t entries = uint64_t(maxTiles) << c.radixBits;
+  const uint64_t blocks = (entries + VKSORT_PORTABLE_SCAN_BLOCK - 1) / VKSORT_PORTABLE_SCAN_BLOCK;
+  return (VKSORT_PORTABLE_SUMS_OFFSET(entries) + blocks * 4 + 15) / 16 * 16;
+}
+
+VkDeviceSize segmentedTempBytes(const Config& c, uint32_t count, uint32_t segments) {
+  const uint32_t tiles = segmentMaxTiles(c, count);
+  return segmentAreaOffset(c, tiles) + VKSORT_SEG_HEADER_BYTES + (uint64_t(segments) + 1) / 2 * 16 +
+         uint64_t(tiles) * 16;
+}
+
+VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& info, Plan* plan) {
+  if (!c.segmented)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT,
+                "the sorter was created without segmented sorts (VksortCreateInfo::segmented)");
+  if (info.sort.countBuffer.buffer)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT,
+                "sort.countBuffer is not used by segmented sorts; give a GPU-written segment count in "
+                "segmentCountBuffer");
+  if (info.segmentCount > VKSORT_MAX_COUNT)
+    return fail(VKSORT_ERROR_COUNT_TOO_LARGE, "segmentCount %u is larger than VKSORT_MAX_COUNT (%u)", info.segmentCount,
+                VKSORT_MAX_COUNT);
+  // The plain sort's checks of count and bit range, its passes, result
+  // buffer and key mapping; then this plan's own commands.
+  VksortSortInfo plain = info.sort;
+  plain.timestampQueryPool = VK_NULL_HANDLE;
+  VksortResult r = planSort(c, plain, plan);
+  if (r != VKSORT_SUCCESS) return r;
+  const uint32_t count = info.sort.count;
+  const uint32_t maxTiles = segmentMaxTiles(c, count);
+  if ((uint64_t(maxTiles) << c.radixBits) >= (uint64_t(1) << 31))
+    return fail(VKSORT_ERROR_COUNT_TOO_LARGE,
+                "count %u is too large for segmented sorts with tiles of %u keys (the large segments' tile table "
+                "would exceed 2^31 entries)",
+                count, c.tileKeys());
+  VksortSegmentedSortPlan& seg = plan->segmented;
+  seg = VksortSegmentedSortPlan{};
+  // Passes of R bits, R the sorter's digit width (the portable passes).
+  const uint32_t bits = plan->push.endBit - plan->push.beginBit;
+  seg.passes = (bits + c.radixBits - 1) / c.radixBits;
+  seg.tinyMaxCount = c.segmentTinyMax();
+  seg.smallMaxCount = c.segmentSmallMax();
+  seg.tileKeys = c.tileKeys();
+  seg.maxTiles = maxTiles;
+  seg.resultBuffer = seg.passes % 2 ? VKSORT_RESULT_IN_ALT : VKSORT_RESULT_IN_KEYS;
+  plan->tempBytes = segmentedTempBytes(c, count, info.segmentCount);
+
+  VksortSortPlan& summary = plan->summary;
+  summary = VksortSortPlan{};
+  summary.passes = seg.passes;
+  summary.resultBuffer = seg.resultBuffer;
+  plan->commandCount = 0;
+  VksortPush& push = plan->push;
+  push.passes = seg.passes;
+  push.numTiles = maxTiles;
+  push.tileKeys = c.tileKeys();
+  push.segmentCount = info.segmentCount;
+  push.ringClear = push.histogramKeys = push.histogramWorkgroups = 0;
+  if (count == 0 || info.segmentCount == 0) {
+    summary.path = VKSORT_PATH_NONE;
+    return VKSORT_SUCCESS;
+  }
+  summary.path = VKSORT_PATH_SEGMENTED;
+  setShape(&summary, c.t.workgroupSize, c.t.keysPerThread, maxTiles);
+  CommandList list{plan};
+  if (info.sort.timestampQueryPool) list.add(kCmdTimestamp).query = 0;
+
+  // Bin the segments: the counters and dispatch commands start at zero.
+  const VkDeviceSize area = segmentAreaOffset(c, maxTiles);
+  const uint32_t areaOffset = uint32_t(area);  // < 2^31 table entries: fits
+  const PathKernels& kernels = kPathKernels[VKSORT_PATH_SEGMENTED];
+  list.beginLabel(kLabelBins);
+  list.clear(areaOffset, VKSORT_SEG_HEADER_BYTES);
+  uint32_t binsGrid[2];
+  grid2d((info.segmentCount + c.segmentBinsWorkgroup - 1) / c.segmentBinsWorkgroup, c.maxDispatchX, binsGrid);
+  list.dispatch(kernels.once, kPushSegmentBins, 0, binsGrid[0], binsGrid[1]);
+  list.indirectBarrier();
+  list.endLabel();
+  // Tiny and small segments: one dispatch each, straight to the result
+  // buffer. They touch only their own segments, so the large segments'
+  // passes need no barrier after them.
+  const uint32_t result = seg.resultBuffer == VKSORT_RESULT_IN_ALT ? 1 : 0;
+  list.beginLabel(kLabelTiny);
+  list.dispatchIndirect(kKernelSegmentTiny, kPushOneDispatch, result, areaOffset + 4 * VKSORT_SEG_TINY_DISPATCH);
+  list.endLabel();
+  if (hasKernel(c, kKernelSegmentSmall)) {
+    list.beginLabel(kLabelSmall);
+    list.dispatchIndirect(kKernelSegmentSmall, kPushOneDispatch, result, areaOffset + 4 * VKSORT_SEG_SMALL_DISPATCH);
+    list.endLabel();
+  }
+  const uint32_t scanBlocks =
+      uint32_t(((uint64_t(maxTiles) << c.radixBits) + VKSORT_PORTABLE_SCAN_BLOCK - 1) / VKSORT_PORTABLE_SCAN_BLOCK);
+  const uint32_t indirect[2] = {areaOffset + 4 * VKSORT_SEG_TILES_DISPATCH,
+                                areaOffset + 4 * VKSORT_SEG_BLOCKS_DISPATCH};
+  planPortable(c, *plan, scanBlocks, kernels, &list, indirect);
+  if (info.sort.timestampQueryPool) list.add(kCmdTimestamp).query = 1;
+  return VKSORT_SUCCESS;
+}
+
+VksortResult checkSegmentedRanges(const Config& c, const VksortSegmentedSortInfo& info, const Plan& plan) {
+  VksortResult r = checkRanges(c, info.sort, plan);
+  if (r != VKSORT_SUCCESS) return r;
+  const VkDeviceSize offsetsSize = (VkDeviceSize(info.segmentCount) + 1) * 4;
+  if ((r = checkRange("segmentOffsets", info.segmentOffsets, offsetsSize, 4)) != VKSORT_SUCCESS) return r;
+  const VksortBufferRange* ranges[5] = {&info.sort.keys, &info.sort.alt, &info.sort.temp, &info.sort.values,
+                                        &info.sort.altValues};
+  const uint32_t rangeCount = c.valueWords ? 5 : 3;
+  for (uint32_t a = 0; a < rangeCount; ++a)
+    if (overlaps(info.segmentOffsets, *ranges[a]))
+      return fail(VKSORT_ERROR_INVALID_ARGUMENT, "segmentOffsets must not overlap the sort's other ranges");
+  if (info.segmentCountBuffer.buffer) {
+    if ((r = checkRange("segmentCountBuffer", info.segmentCountBuffer, 4, 4)) != VKSORT_SUCCESS) return r;
+    for (uint32_t a = 0; a < rangeCount; ++a)
+      if (overlaps(info.segmentCountBuffer, *ranges[a]))
+        return fail(VKSORT_ERROR_INVALID_ARGUMENT, "segmentCountBuffer must not overlap the sort's other ranges");
+  }
   return VKSORT_SUCCESS;
 }
 

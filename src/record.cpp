@@ -43,6 +43,10 @@ VksortPush pushConstants(const VksortPush& base, const uint32_t storeXor[4], con
       p.loadXor[i] = pass == 0 ? base.loadXor[i] : 0;
       p.storeXor[i] = pass + 1 == p.passes ? storeXor[i] : 0;
     }
+  } else if (kind == kPushSegmentBins) {
+    // The bins kernel reads the segment offsets (keysIn) and count
+    // (countAddress) and writes temp only; the caller sets both.
+    p.keysOut = p.valuesIn = p.valuesOut = 0;
   } else {
     // A one-dispatch kernel reads keys (and values) and writes buffer
     // `pass`, mapping keys as it loads and as it stores them.
@@ -64,6 +68,9 @@ const char* labelName(Label l) {
     case kLabelHead: return "head";
     case kLabelClear: return "clear";
     case kLabelHistogram: return "histogram";
+    case kLabelBins: return "bins";
+    case kLabelTiny: return "tiny segments";
+    case kLabelSmall: return "small segments";
     case kLabelPass: return "pass";
     case kLabelCount: return "count pass";
     case kLabelScan: return "scan pass";
@@ -72,7 +79,8 @@ const char* labelName(Label l) {
   return "";
 }
 
-void recordPlan(const VksortSorter s, VkCommandBuffer cmd, const VksortSortInfo& info, const Plan& plan) {
+void recordPlan(const VksortSorter s, VkCommandBuffer cmd, const VksortSortInfo& info, const Plan& plan,
+                const VksortBufferRange* segmentOffsets) {
   if (plan.commandCount == 0) return;  // nothing to sort, nothing to record
   const DeviceFunctions& fn = s->fn;
   Addresses a{};
@@ -85,6 +93,7 @@ void recordPlan(const VksortSorter s, VkCommandBuffer cmd, const VksortSortInfo&
   VksortPush base = plan.push;
   base.temp = addressOf(s, info.temp);
   base.countAddress = info.countBuffer.buffer ? addressOf(s, info.countBuffer) : 0;
+  const VkDeviceAddress offsets = segmentOffsets ? addressOf(s, *segmentOffsets) : 0;
 
   Kernel bound = kKernelCount;
   bool pushed = false;
@@ -96,7 +105,8 @@ void recordPlan(const VksortSorter s, VkCommandBuffer cmd, const VksortSortInfo&
       if (c.kernel != bound) fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->pipelines.kernel[c.kernel]);
       bound = c.kernel;
       if (!pushed || c.push != pushedKind || c.pass != pushedPass) {
-        const VksortPush p = pushConstants(base, plan.storeXor, a, c.push, c.pass);
+        VksortPush p = pushConstants(base, plan.storeXor, a, c.push, c.pass);
+        if (c.push == kPushSegmentBins) p.keysIn = offsets;
         fn.cmdPushConstants(cmd, s->pipelines.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof p, &p);
         pushed = true;
         pushedKind = c.push;
@@ -136,7 +146,7 @@ void recordPlan(const VksortSorter s, VkCommandBuffer cmd, const VksortSortInfo&
         break;
       }
       case kCmdFillHeader:
-        fn.cmdFillBuffer(cmd, info.temp.buffer, info.temp.offset, VKSORT_TEMP_HEADER_BYTES, 0);
+        fn.cmdFillBuffer(cmd, info.temp.buffer, info.temp.offset + c.fill.offset, c.fill.size, 0);
         break;
       case kCmdDispatch:
         // A grid wider than maxComputeWorkGroupCount[0] is only ever

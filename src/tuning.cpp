@@ -272,6 +272,37 @@ VksortResult checkPortableTable(const Config& c) {
   return VKSORT_SUCCESS;
 }
 
+// The kernels of segmented sorts (Config::segmented). Not tunable: they
+// follow the device's limits.
+//  - bins: 256 invocations, one segment each.
+//  - tiny: each subgroup sorts one segment of up to 256 keys (2 to 16 per
+//    lane), four subgroups per workgroup.
+//  - small: a workgroup sorts one segment of up to 2,048 keys with their
+//    indices in shared memory, or less where they do not fit; none where
+//    even twice the subgroup size does not (the tiny class then ends at the
+//    large one).
+void chooseSegmentShapes(Config* c) {
+  const uint32_t sg = c->subgroupSize, granule = c->workgroupGranule;
+  c->segmented = true;
+  c->segmentBinsWorkgroup = 256;
+  while (c->segmentBinsWorkgroup > c->maxWorkgroupSize) c->segmentBinsWorkgroup /= 2;
+  c->segmentTinyGroup = 4;
+  while (c->segmentTinyGroup * sg % granule != 0) c->segmentTinyGroup *= 2;
+  while (c->segmentTinyGroup > 1 && c->segmentTinyGroup * sg > c->maxWorkgroupSize &&
+         (c->segmentTinyGroup / 2) * sg % granule == 0)
+    c->segmentTinyGroup /= 2;
+  c->segmentTinyKeys = 256 / sg < 2 ? 2 : 256 / sg > 16 ? 16 : 256 / sg;
+  c->segmentSmallWorkgroup = c->segmentSmallKeys = 0;
+  for (uint32_t cap = 2048; cap >= 2 * sg; cap /= 2) {
+    const uint32_t wg = bitonicWorkgroup(cap, c->maxWorkgroupSize);
+    if (cap / wg <= 16 && wg % granule == 0 && bitonicSharedBytes(cap, wg, sg, c->keyWords, true) <= c->maxShared) {
+      c->segmentSmallWorkgroup = wg;
+      c->segmentSmallKeys = cap / wg;
+      break;
+    }
+  }
+}
+
 // The subgroup size the kernels are built for and pinned to, where the
 // device lets compute pipelines require one: its default, except on Intel
 // (16) and Adreno (64), where the default (32, 128) leaves each lane too few
@@ -353,6 +384,7 @@ VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, Vk
     if ((r = checkPortableTable(*c)) != VKSORT_SUCCESS) return r;
     c->t.midsizeMaxCount = VKSORT_TUNING_OFF;  // a Onesweep path
   }
+  if (ci.segmented) chooseSegmentShapes(c);
   // Where keys and values fit in shared memory together, the one-workgroup
   // kernel keeps them there between passes; otherwise its passes go through
   // the keys and alt buffers.

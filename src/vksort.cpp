@@ -136,6 +136,7 @@ const char* vksortPathName(VksortPath path) {
     case VKSORT_PATH_MIDSIZE_ONESWEEP: return "mid-size onesweep";
     case VKSORT_PATH_ONESWEEP: return "onesweep";
     case VKSORT_PATH_PORTABLE: return "portable";
+    case VKSORT_PATH_SEGMENTED: return "segmented";
   }
   return "unknown";
 }
@@ -255,6 +256,54 @@ VksortResult vksortRecordSort(VksortSorter s, VkCommandBuffer cmd, const VksortS
   if (r != VKSORT_SUCCESS) return r;
   *pResultBuffer = plan.summary.resultBuffer;
   recordPlan(s, cmd, *info, plan);
+  return VKSORT_SUCCESS;
+}
+
+VksortResult vksortGetSegmentedMemoryRequirements(VksortSorter s, uint32_t maxCount, uint32_t maxSegments,
+                                                  VksortMemoryRequirements* req) {
+  VksortResult r = vksortGetMemoryRequirements(s, maxCount, req);
+  if (r != VKSORT_SUCCESS) return r;
+  if (!s->config.segmented)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT,
+                "the sorter was created without segmented sorts (VksortCreateInfo::segmented)");
+  if (maxSegments > VKSORT_MAX_COUNT)
+    return fail(VKSORT_ERROR_COUNT_TOO_LARGE, "maxSegments %u is larger than VKSORT_MAX_COUNT (%u)", maxSegments,
+                VKSORT_MAX_COUNT);
+  if ((uint64_t(segmentMaxTiles(s->config, maxCount)) << s->config.radixBits) >= (uint64_t(1) << 31))
+    return fail(VKSORT_ERROR_COUNT_TOO_LARGE,
+                "maxCount %u is too large for segmented sorts with tiles of %u keys (the large segments' tile "
+                "table would exceed 2^31 entries)",
+                maxCount, s->config.tileKeys());
+  req->tempSize = segmentedTempBytes(s->config, maxCount, maxSegments);
+  return VKSORT_SUCCESS;
+}
+
+VksortResult vksortGetSegmentedSortPlan(VksortSorter s, const VksortSegmentedSortInfo* pSortInfo,
+                                        VksortSegmentedSortPlan* pPlan) {
+  clearError();
+  if (!s || !pSortInfo || !pPlan)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "sorter, pSortInfo and pPlan must not be null");
+  Plan plan;
+  VksortResult r = planSegmentedSort(s->config, *pSortInfo, &plan);
+  if (r == VKSORT_SUCCESS) *pPlan = plan.segmented;
+  return r;
+}
+
+VksortResult vksortRecordSegmentedSort(VksortSorter s, VkCommandBuffer cmd, const VksortSegmentedSortInfo* info,
+                                       VksortResultBuffer* pResultBuffer) {
+  clearError();
+  if (!s || !cmd || !info || !pResultBuffer)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "sorter, commandBuffer, pSortInfo and pResultBuffer must not be null");
+  Plan plan;
+  VksortResult r = planSegmentedSort(s->config, *info, &plan);
+  if (r == VKSORT_SUCCESS) r = checkSegmentedRanges(s->config, *info, plan);
+  if (r != VKSORT_SUCCESS) return r;
+  *pResultBuffer = plan.segmented.resultBuffer;
+  // The bins kernel reads the segment count where a plain sort's kernels
+  // read the key count.
+  VksortSortInfo sort = info->sort;
+  sort.countBuffer = info->segmentCountBuffer;
+  recordPlan(s, cmd, sort, plan, &info->segmentOffsets);
   return VKSORT_SUCCESS;
 }
 

@@ -48,8 +48,9 @@ VksortCreateInfo baseCreateInfo() {
 
 SorterHolder::SorterHolder(const VksortTuning* tuning, VksortKeyType key, VksortValueType value,
                            VksortAlgorithm algorithm, uint32_t portableRadixBits, bool debugLabels,
-                           const VksortTestingHooks* hooks) {
+                           const VksortTestingHooks* hooks, bool segmented) {
   VksortCreateInfo ci = baseCreateInfo();
+  ci.segmented = segmented ? VK_TRUE : VK_FALSE;
   ci.pTuning = tuning;
   ci.keyType = key;
   ci.valueType = value;

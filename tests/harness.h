@@ -63,7 +63,7 @@ struct SorterHolder {
   explicit SorterHolder(const VksortTuning* tuning = nullptr, VksortKeyType key = VKSORT_KEY_U32,
                         VksortValueType value = VKSORT_VALUE_NONE, VksortAlgorithm algorithm = VKSORT_ALGORITHM_AUTO,
                         uint32_t portableRadixBits = 0, bool debugLabels = false,
-                        const VksortTestingHooks* hooks = nullptr);
+                        const VksortTestingHooks* hooks = nullptr, bool segmented = false);
   ~SorterHolder() { vksortDestroySorter(sorter); }
   SorterHolder(const SorterHolder&) = delete;
   SorterHolder& operator=(const SorterHolder&) = delete;

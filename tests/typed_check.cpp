@@ -305,6 +305,108 @@ void checkTypedSort(const SorterHolder& s, const SortCase& c, const std::vector<
 // one large sort per order over every bit (the portable algorithm's: many
 // tiles and several scan blocks) and an empty one. radixBits: the portable
 // algorithm's digit width (0: 8); hooks hold the shapes to smaller limits.
+void checkSegmentedSort(const SorterHolder& s, const SortCase& c, const std::vector<uint64_t>& input,
+                        const std::vector<uint32_t>& offsets, int64_t gpuSegmentCount, bool overlapping,
+                        uint32_t maxSegments) {
+  REQUIRE(!offsets.empty());
+  const uint32_t n = uint32_t(input.size());
+  const uint32_t segmentCount = uint32_t(offsets.size() - 1);
+  const uint32_t live = gpuSegmentCount < 0 ? segmentCount : uint32_t(std::min<int64_t>(gpuSegmentCount, segmentCount));
+  INFO(c.label << ": N = " << n << ", " << segmentCount << " segments (" << live << " live), seed = " << gSeed);
+  VksortMemoryRequirements req;
+  REQUIRE(vksortGetSegmentedMemoryRequirements(s.sorter, n, maxSegments ? maxSegments : segmentCount, &req) ==
+          VKSORT_SUCCESS);
+  const uint32_t keyBytes = c.key->bits / 8, valueBytes = c.value->bytes;
+  const uint64_t salt = gSeed * 0x9e3779b97f4a7c15ull + n + segmentCount;
+  GuardedRange keys(req.keysSize, req.keysUsage), alt(req.altSize, req.altUsage), temp(req.tempSize, req.tempUsage),
+      values(req.valuesSize, valueUsage(req)), altValues(req.valuesSize, valueUsage(req)),
+      offsetsBuffer(offsets.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT),
+      countBuffer(4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  // Alt starts as a pattern that no sort writes outside the segments.
+  constexpr uint64_t kUntouched = 0x5a5a5a5a5a5a5a5aull;
+  for (uint32_t i = 0; i < n; ++i) {
+    writeElement(keys.bytes(), i, keyBytes, input[i]);
+    writeElement(alt.bytes(), i, keyBytes, kUntouched);
+    if (valueBytes) {
+      writeElement(values.bytes(), i, valueBytes, valueOf(i, *c.value, salt));
+      writeElement(altValues.bytes(), i, valueBytes, kUntouched);
+    }
+  }
+  std::memcpy(offsetsBuffer.bytes(), offsets.data(), offsets.size() * 4);
+  VksortSegmentedSortInfo info{};
+  info.sort.count = n;
+  info.sort.keys = keys.range();
+  info.sort.alt = alt.range();
+  info.sort.temp = temp.range();
+  if (valueBytes) {
+    info.sort.values = values.range();
+    info.sort.altValues = altValues.range();
+  }
+  info.sort.descending = c.descending ? VK_TRUE : VK_FALSE;
+  info.sort.beginBit = c.beginBit;
+  info.sort.endBit = c.endBit;
+  info.segmentCount = segmentCount;
+  info.segmentOffsets = offsetsBuffer.range();
+  if (gpuSegmentCount >= 0) {
+    *countBuffer.data() = uint32_t(gpuSegmentCount);
+    info.segmentCountBuffer = countBuffer.range();
+  }
+  VkCommandBuffer cmd = gCtx->beginCommands();
+  VksortResultBuffer where;
+  REQUIRE_MESSAGE(vksortRecordSegmentedSort(s.sorter, cmd, &info, &where) == VKSORT_SUCCESS, vksortGetLastError());
+  barrierToHost(cmd);
+  submitOrDie(cmd, c.label);
+
+  VksortAlgorithm algorithm;
+  uint32_t radixBits = 0;
+  REQUIRE(vksortGetAlgorithm(s.sorter, &algorithm, &radixBits) == VKSORT_SUCCESS);
+  const uint32_t sortedBits = c.endBit ? c.endBit - c.beginBit : c.key->bits;
+  CHECK(where == (((sortedBits + radixBits - 1) / radixBits) % 2 ? VKSORT_RESULT_IN_ALT : VKSORT_RESULT_IN_KEYS));
+  for (const GuardedRange* g : {&keys, &alt, &temp, &values, &altValues, &offsetsBuffer, &countBuffer})
+    CHECK_MESSAGE(g->guardsIntact(), "write outside a range");
+  requireNoValidationMessages();
+  if (overlapping) return;
+
+  const bool inAlt = where == VKSORT_RESULT_IN_ALT;
+  const GuardedRange &resultKeys = inAlt ? alt : keys, &resultValues = inAlt ? altValues : values;
+  std::vector<bool> covered(n, false);
+  uint32_t badSegments = 0, firstBad = 0, badAt = 0, badSize = 0;
+  for (uint32_t seg = 0; seg < live; ++seg) {
+    const uint32_t begin = std::min(offsets[seg], n), end = std::max(begin, std::min(offsets[seg + 1], n));
+    const std::vector<uint64_t> part(input.begin() + begin, input.begin() + end);
+    const std::vector<uint32_t> order = referenceOrder(part, c);
+    bool bad = false;
+    for (uint32_t j = 0; j < end - begin; ++j) {
+      const uint32_t from = begin + order[j];
+      covered[begin + j] = true;
+      if (!bad &&
+          (readElement(resultKeys.bytes(), begin + j, keyBytes) != input[from] ||
+           (valueBytes && readElement(resultValues.bytes(), begin + j, valueBytes) != valueOf(from, *c.value, salt)))) {
+        bad = true;
+        if (badSegments++ == 0) {
+          firstBad = seg;
+          badAt = j;
+          badSize = end - begin;
+        }
+      }
+    }
+  }
+  CHECK_MESSAGE(badSegments == 0, badSegments << " segments wrong; the first: segment " << firstBad << " of " << badSize
+                                              << " keys, at its key " << badAt);
+  size_t touched = n;
+  for (uint32_t i = 0; i < n && touched == n; ++i) {
+    if (covered[i]) continue;
+    const bool keysSame =
+        readElement(keys.bytes(), i, keyBytes) == input[i] &&
+        readElement(alt.bytes(), i, keyBytes) == (kUntouched & (keyBytes == 8 ? ~0ull : 0xffffffffull));
+    const bool valuesSame = !valueBytes || (readElement(values.bytes(), i, valueBytes) == valueOf(i, *c.value, salt) &&
+                                            readElement(altValues.bytes(), i, valueBytes) ==
+                                                (kUntouched & (valueBytes == 8 ? ~0ull : 0xffffffffull)));
+    if (!keysSame || !valuesSame) touched = i;
+  }
+  CHECK_MESSAGE(touched == n, "a key or value outside every segment changed, first at " << touched);
+}
+
 void everyTypeOrderAndRange(VksortAlgorithm algorithm, uint32_t keyBits, uint64_t salt, uint32_t radixBits,
                             const VksortTestingHooks* hooks) {
   const bool onesweep = algorithm == VKSORT_ALGORITHM_ONESWEEP;

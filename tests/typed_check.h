@@ -88,6 +88,20 @@ struct TypedSort {
 void checkTypedSort(const SorterHolder& s, const SortCase& c, const std::vector<uint64_t>& keys,
                     int64_t indirectCount = -1, const std::vector<uint64_t>* expectedKeys = nullptr);
 
+// Segmented sorts: sorts keys (and values) in the segments of CSR `offsets`
+// (segmentCount + 1 entries, as the GPU will read them; they may be bad)
+// with vksortRecordSegmentedSort and checks, for every segment (offsets
+// clamped as vksort.h says), the stable CPU reference in the result buffer;
+// outside every segment, keys and values unchanged in both buffers; no
+// write outside a range; no validation message. gpuSegmentCount >= 0: the
+// segment count comes from a GPU buffer holding it (clamped to
+// segmentCount). overlapping: the offsets make segments overlap, whose
+// contents are then undefined: only the ranges and messages are checked.
+// maxSegments: the temp memory's (0: segmentCount).
+void checkSegmentedSort(const SorterHolder& s, const SortCase& c, const std::vector<uint64_t>& keys,
+                        const std::vector<uint32_t>& offsets, int64_t gpuSegmentCount = -1, bool overlapping = false,
+                        uint32_t maxSegments = 0);
+
 uint64_t readElement(const void* base, size_t i, uint32_t bytes);
 void writeElement(void* base, size_t i, uint32_t bytes, uint64_t v);
 

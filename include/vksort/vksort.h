@@ -282,6 +282,9 @@ typedef struct VksortCreateInfo {
   // VkPhysicalDeviceVulkan13Features, else creation fails with
   // VKSORT_ERROR_FEATURE_NOT_ENABLED. Pass the real version to use Vulkan 1.3.
   uint32_t apiVersion;
+  // Also create the kernels of segmented sorts (vksortRecordSegmentedSort):
+  // four more pipelines.
+  VkBool32 segmented;
 } VksortCreateInfo;
 
 // What a device must have enabled for one algorithm (the table at the top).
@@ -438,6 +441,91 @@ typedef enum VksortResultBuffer { VKSORT_RESULT_IN_KEYS = 0, VKSORT_RESULT_IN_AL
 // live count can only be smaller).
 VksortResult vksortRecordSort(VksortSorter sorter, VkCommandBuffer commandBuffer, const VksortSortInfo* pSortInfo,
                               VksortResultBuffer* pResultBuffer);
+
+// ---------------------------------------------------------------------------
+// Segmented sorts: many lists in one sort
+// ---------------------------------------------------------------------------
+// A segmented sort sorts each segment of one keys (and values) range on its
+// own: particles per emitter, splats per screen tile, lights per cluster.
+// One vksortRecordSegmentedSort records a fixed chain of dispatches whatever
+// the number of segments, and the GPU sorts every segment by its size class:
+//  - tiny segments (up to VksortSegmentedSortPlan::tinyMaxCount keys): one
+//    subgroup sorts each, in registers (a bitonic network over (key, index));
+//  - small segments (up to smallMaxCount keys): one workgroup sorts each in
+//    shared memory (the same network);
+//  - large segments: LSD radix passes over tiles that never straddle two
+//    segments, each pass counting, scanning and scattering per segment
+//    (the portable algorithm's kernels, with no workgroup waiting on another).
+// A first dispatch reads the offsets and bins the segments by size; it
+// writes the indirect dispatch commands of the classes, so that a class
+// with no segments costs an empty dispatch.
+//
+// Segments are CSR offsets: segmentCount + 1 u32 entries; segment s holds
+// the keys [offsets[s], offsets[s + 1]). This is what a prefix sum over the
+// per-list counts gives (offsets[segmentCount] is the total), one u32 per
+// segment, and with non-decreasing offsets segments cannot overlap. Keys
+// before offsets[0], after offsets[segmentCount] (and below `count`), and
+// in no segment are never read or written, in any buffer.
+//
+// Everything a plain sort does works per segment: the sorter's key and value
+// types, argsort, both orders, bit ranges; each segment's sort is stable.
+// For argsort, each value is its key's input position in the whole keys
+// range (not within its segment), so it indexes your per-key data directly.
+// The result is in keys or alt (and values or altValues) as for a plain sort
+// of the same bit range (VksortResultBuffer), for every segment.
+//
+// Offsets the GPU wrote wrongly never make vksort write outside the ranges
+// it was given, hang, or leave a validation message:
+//  - offsets past `count` are clamped to `count`;
+//  - a segment whose end is below its begin is empty;
+//  - where segments overlap (only when offsets decrease somewhere), the keys
+//    in the overlap are sorted by both at once: what ends there is
+//    undefined (keys may be lost or repeated), but only within the union of
+//    the overlapping segments, and large segments whose tiles no longer fit
+//    the temp memory sized for `count` keys are left unsorted.
+//
+// Barriers: as for vksortRecordSort (the contract at the top), with the
+// offsets and the segment count among the ranges your writes must be made
+// visible to COMPUTE_SHADER reads, and the segmented sort's temp range
+// cleared by vkCmdFillBuffer and read as indirect dispatch commands (so
+// tempUsage includes VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT).
+typedef struct VksortSegmentedSortInfo {
+  // keys, alt, values, altValues, temp, descending, beginBit, endBit and the
+  // timestamps as for vksortRecordSort. sort.count: the size of the keys
+  // range that segments may cover (offsets are clamped to it): buffer sizes
+  // are checked against it. sort.countBuffer must be empty.
+  VksortSortInfo sort;
+  // Number of segments, 0 ... VKSORT_MAX_COUNT (at most the maxSegments of
+  // the temp memory). With segmentCountBuffer, the most segments there may be.
+  uint32_t segmentCount;
+  // segmentCount + 1 u32 offsets, alignment 4, usage STORAGE_BUFFER and
+  // SHADER_DEVICE_ADDRESS. Read by the GPU when the sort executes.
+  VksortBufferRange segmentOffsets;
+  // Optional: a u32 segment count written by the GPU, clamped to
+  // segmentCount (only the offsets of the live segments are read).
+  // VK_NULL_HANDLE: use segmentCount.
+  VksortBufferRange segmentCountBuffer;
+} VksortSegmentedSortInfo;
+
+// Memory for segmented sorts of up to maxCount keys in up to maxSegments
+// segments, with the sorter's algorithm: keys, alt, values and altValues as
+// for a plain sort; temp holds the binned segment lists (8 bytes per
+// segment), the tiles of the large segments (there are at most maxCount /
+// tileKeys + maxCount / (smallMaxCount + 1) of them: 16 bytes each) and
+// their per-tile digit counts (4 x 2^R bytes per tile, R the digit width:
+// 8, or portableRadixBits). With the defaults on NVIDIA and 32-bit keys
+// that is about 0.5 bytes per key plus 8 per segment: 2.1 MiB for 4 M keys
+// in 1,024 segments. countSize is 4: the segment count's. Usage flags and
+// alignments as for a plain sort.
+VksortResult vksortGetSegmentedMemoryRequirements(VksortSorter sorter, uint32_t maxCount, uint32_t maxSegments,
+                                                  VksortMemoryRequirements* pRequirements);
+
+// Records a segmented sort into commandBuffer. On success *pResultBuffer
+// says which ranges hold every segment's sorted keys and values. With
+// sort.count or segmentCount 0 nothing is recorded. Requires a sorter
+// created with VksortCreateInfo::segmented.
+VksortResult vksortRecordSegmentedSort(VksortSorter sorter, VkCommandBuffer commandBuffer,
+                                       const VksortSegmentedSortInfo* pSortInfo, VksortResultBuffer* pResultBuffer);
 
 #ifdef __cplusplus
 }

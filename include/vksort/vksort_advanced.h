@@ -114,7 +114,8 @@ typedef enum VksortPath {
   VKSORT_PATH_WIDE_ONE_WORKGROUP = 4,  // "wide one workgroup": the same, twice as wide
   VKSORT_PATH_MIDSIZE_ONESWEEP = 5,    // "mid-size onesweep": Onesweep in one-workgroup tiles
   VKSORT_PATH_ONESWEEP = 6,            // "onesweep": a histogram dispatch, then one per pass
-  VKSORT_PATH_PORTABLE = 7             // "portable": count, scan and scatter dispatches per pass
+  VKSORT_PATH_PORTABLE = 7,            // "portable": count, scan and scatter dispatches per pass
+  VKSORT_PATH_SEGMENTED = 8            // "segmented": vksortRecordSegmentedSort (debug labels)
 } VksortPath;
 
 // The name of a path, e.g. "mid-size onesweep".
@@ -136,6 +137,23 @@ typedef struct VksortSortPlan {
 // would on a bad count or bit range. With a countBuffer, the plan is that of
 // `count`, the most keys the sort may see.
 VksortResult vksortGetSortPlan(VksortSorter sorter, const VksortSortInfo* pSortInfo, VksortSortPlan* pPlan);
+
+// What vksortRecordSegmentedSort would record: the size classes' bounds and
+// the large segments' tiles (see "Segmented sorts" in vksort.h).
+typedef struct VksortSegmentedSortPlan {
+  uint32_t passes;         // digit passes of the large segments
+  uint32_t tinyMaxCount;   // segments of 1 to this many keys: one subgroup each
+  uint32_t smallMaxCount;  // up to this many: one workgroup each; larger: radix passes
+  uint32_t tileKeys;       // keys per tile of the large segments' passes
+  uint32_t maxTiles;       // the most tiles the large segments may have
+  VksortResultBuffer resultBuffer;
+} VksortSegmentedSortPlan;
+
+// The plan of a segmented sort. Reads sort.count, sort.beginBit,
+// sort.endBit and segmentCount of pSortInfo (its buffers are not checked);
+// fails as vksortRecordSegmentedSort would on a bad count or bit range.
+VksortResult vksortGetSegmentedSortPlan(VksortSorter sorter, const VksortSegmentedSortInfo* pSortInfo,
+                                        VksortSegmentedSortPlan* pPlan);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,119 @@
+// vksort segmented sorts, first dispatch: bins the segments by size.
+//
+// One invocation per segment reads its CSR offsets, clamps them to the keys
+// range (past pc.count: clamped; an end below its begin: empty), and puts
+// the segment in its size class:
+//  - tiny (1 to TINY_MAX keys) and small (up to SMALL_MAX keys): its (begin,
+//    end) goes to the segment list, tiny ones from the front, small ones
+//    from the back, for the bitonic kernels that sort one per subgroup or
+//    per workgroup;
+//  - large: it takes ceil(keys / tileKeys) consecutive tiles of the large
+//    segments' radix passes, and writes each tile's (first tile, begin,
+//    end). Tiles are handed out with a compare-and-swap that never passes
+//    the capacity (pc.numTiles): segments that do not fit (only possible
+//    when segments overlap) stay unsorted.
+// Empty segments go nowhere. Each class's indirect dispatch command grows
+// with atomicMax as segments arrive, so no workgroup waits for another and
+// no last workgroup has to finish the job: after the barrier that follows,
+// the commands hold every class's grid (rows of VKSORT_SEG_GRID_X
+// workgroups). The counters and commands start at zero (vkCmdFillBuffer):
+// a class with no segments dispatches nothing.
+//
+// Subgroups aggregate their atomics: one per class per subgroup.
+#version 460
+#extension GL_GOOGLE_include_directive : require
+#include "spec_constants.h"
+layout(local_size_x_id = VKSORT_SC_WG_SIZE) in;
+layout(constant_id = VKSORT_SC_WG_SIZE) const uint WG_SIZE = 256;
+layout(constant_id = VKSORT_SC_SG_SIZE) const uint SG_SIZE = 32;
+layout(constant_id = VKSORT_SC_RADIX_BITS) const uint RADIX_BITS = 8;  // the tile table's digit width
+layout(constant_id = VKSORT_SC_SEGMENT_TINY_MAX) const uint TINY_MAX = 256;
+layout(constant_id = VKSORT_SC_SEGMENT_SMALL_MAX) const uint SMALL_MAX = 2048;
+layout(constant_id = VKSORT_SC_SEGMENT_GROUP) const uint TINY_GROUP = 4;  // tiny segments per workgroup
+// common.glsl's key helpers need these; the bins kernel reads no keys.
+const uint KEY_WORDS = 1;
+const uint KEY_KIND = 0;
+#include "common.glsl"
+#define TABLE_RADIX_BITS RADIX_BITS
+#include "segments.glsl"
+
+// Grows the indirect command at header word `command` to a grid of at least
+// `groups` workgroups.
+void growGrid(U32Buf header, uint command, uint groups) {
+  const uint x = min(groups, VKSORT_SEG_GRID_X);
+  const uint y = (groups + VKSORT_SEG_GRID_X - 1u) / VKSORT_SEG_GRID_X;
+  atomicMax(header.v[command], x);
+  atomicMax(header.v[command + 1u], y);
+  atomicMax(header.v[command + 2u], 1u);
+}
+
+// Takes `n` slots of counter `counter` for this subgroup's lanes with `want`;
+// returns the first of this lane's (the subgroup's first plus the lanes
+// before it) and the subgroup's end in `end`. Uniform control flow.
+uint takeSlots(U32Buf header, uint counter, uint n, out uint end) {
+  const uint total = subgroupAdd(n);
+  const uint before = subgroupExclusiveAdd(n);
+  uint first = 0u;
+  if (subgroupElect() && total != 0u) first = atomicAdd(header.v[counter], total);
+  first = subgroupBroadcastFirst(first);
+  end = first + total;
+  return first + before;
+}
+
+void main() {
+  const uint s = segmentGridIndex() * WG_SIZE + gl_LocalInvocationIndex;
+  uint live = pc.segmentCount;
+  if (pc.countAddress != uvec2(0u)) live = min(U32Buf(address(pc.countAddress)).v[0], live);
+  uint begin = 0u, end = 0u;
+  if (s < live) {
+    U32Buf offsets = U32Buf(address(pc.keysIn));
+    begin = min(offsets.v[s], pc.count);
+    end = max(begin, min(offsets.v[s + 1u], pc.count));
+  }
+  const uint size = end - begin;
+  U32Buf header = segmentHeader();
+  U32x2Buf list = segmentList();
+
+  // Tiny and small: a place in the list.
+  const bool tiny = size != 0u && size <= TINY_MAX;
+  const bool small = size > TINY_MAX && size <= SMALL_MAX;
+  uint classEnd;
+  const uint tinySlot = takeSlots(header, VKSORT_SEG_TINY_COUNT, tiny ? 1u : 0u, classEnd);
+  if (tiny) list.v[tinySlot] = uvec2(begin, end);
+  if (subgroupElect() && classEnd != 0u)
+    growGrid(header, VKSORT_SEG_TINY_DISPATCH, (classEnd + TINY_GROUP - 1u) / TINY_GROUP);
+  const uint smallSlot = takeSlots(header, VKSORT_SEG_SMALL_COUNT, small ? 1u : 0u, classEnd);
+  if (small) list.v[pc.segmentCount - 1u - smallSlot] = uvec2(begin, end);
+  if (subgroupElect() && classEnd != 0u) growGrid(header, VKSORT_SEG_SMALL_DISPATCH, classEnd);
+
+  // Large: consecutive tiles, handed out per subgroup by compare-and-swap,
+  // never past the capacity (so the counter cannot wrap either).
+  const uint tiles = size > SMALL_MAX ? (size + pc.tileKeys - 1u) / pc.tileKeys : 0u;
+  const uint total = subgroupAdd(tiles);
+  if (total == 0u) return;  // uniform
+  const uint before = subgroupExclusiveAdd(tiles);
+  uint first = ~0u;
+  if (subgroupElect()) {
+    uint taken = atomicAdd(header.v[VKSORT_SEG_TILES_TAKEN], 0u);
+    while (total <= pc.numTiles && taken <= pc.numTiles - total) {
+      const uint seen = atomicCompSwap(header.v[VKSORT_SEG_TILES_TAKEN], taken, taken + total);
+      if (seen == taken) {
+        first = taken;
+        break;
+      }
+      taken = seen;
+    }
+    if (first != ~0u) {
+      atomicMax(header.v[VKSORT_SEG_TILES], first + total);
+      growGrid(header, VKSORT_SEG_TILES_DISPATCH, first + total);
+      const uint entries = (first + total) << RADIX_BITS;
+      growGrid(header, VKSORT_SEG_BLOCKS_DISPATCH,
+               (entries + VKSORT_PORTABLE_SCAN_BLOCK - 1u) / VKSORT_PORTABLE_SCAN_BLOCK);
+    }
+  }
+  first = subgroupBroadcastFirst(first);
+  if (first == ~0u || tiles == 0u) return;
+  U32x4Buf tileInfo = segmentTiles();
+  const uint mine = first + before;
+  for (uint t = 0; t < tiles; ++t) tileInfo.v[mine + t] = uvec4(mine, begin, end, 0u);
+}

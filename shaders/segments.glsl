@@ -1,0 +1,61 @@
+// Shared by the kernels of segmented sorts (segment_bins.comp, bitonic.comp's
+// segmented modes, portable_count.comp and portable_scatter.comp over the
+// large segments' tiles): where the segments' area of temp is (push.h) and
+// what a large segment's tile covers.
+//
+// The includer includes common.glsl first and defines TABLE_RADIX_BITS: the
+// digit width of the tile table that precedes the area (the sorter's).
+
+layout(buffer_reference, std430, buffer_reference_align = 16) buffer U32x4Buf { uvec4 v[]; };
+
+// A 2D grid's workgroup index (the segmented dispatches' grids are rows of
+// VKSORT_SEG_GRID_X workgroups; those past the work return at once).
+uint segmentGridIndex() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+
+// Bytes from temp's start to the segments' area: the tile table of
+// pc.numTiles tiles and its block sums, rounded up to 16 bytes (the
+// dispatcher's segmentAreaOffset in src/plan.cpp).
+uvec2 segmentAreaOffset() {
+  const uint entries = pc.numTiles << TABLE_RADIX_BITS;  // < 2^31: the dispatcher checks
+  const uint blocks = (entries + VKSORT_PORTABLE_SCAN_BLOCK - 1u) / VKSORT_PORTABLE_SCAN_BLOCK;
+  const uint words = ((entries + 3u) / 4u * 4u + blocks + 3u) / 4u * 4u;
+  return uvec2(words << 2, words >> 30);
+}
+
+Address segmentArea() { return addressAdd(address(pc.temp), segmentAreaOffset()); }
+U32Buf segmentHeader() { return U32Buf(segmentArea()); }
+// The binned segments: (begin, end), tiny ones from index 0 up, small ones
+// from index pc.segmentCount - 1 down.
+U32x2Buf segmentList() { return U32x2Buf(addressAdd(segmentArea(), uint(VKSORT_SEG_HEADER_BYTES))); }
+// Per large-segment tile: (its segment's first tile, begin, end, 0).
+U32x4Buf segmentTiles() {
+  const uint listBytes16 = (pc.segmentCount + 1u) / 2u;  // the list's bytes / 16
+  return U32x4Buf(addressAdd(addressAdd(segmentArea(), uint(VKSORT_SEG_HEADER_BYTES)),
+                             uvec2(listBytes16 << 4, listBytes16 >> 28)));
+}
+
+// Tile `tile` of the large segments, of tileKeys keys: its keys [start,
+// start + count) and its segment's first tile, tiles and [begin, end).
+struct SegmentTile {
+  uint first, tiles, begin, end, start, count;
+};
+
+SegmentTile segmentTile(uint tile, uint tileKeys) {
+  const uvec4 info = segmentTiles().v[tile];
+  SegmentTile s;
+  s.first = info.x;
+  s.begin = info.y;
+  s.end = info.z;
+  s.tiles = (s.end - s.begin + tileKeys - 1u) / tileKeys;
+  s.start = s.begin + (tile - s.first) * tileKeys;
+  s.count = min(tileKeys, s.end - s.start);
+  return s;
+}
+
+// The table entry of digit d of a large segment's tile: segment-major, then
+// digit-major, so that one exclusive scan of the whole table, less its
+// value at the segment's first entry, gives each (digit, tile) its place in
+// the segment.
+uint segmentTableIndex(SegmentTile s, uint tile, uint d) {
+  return (s.first << TABLE_RADIX_BITS) + d * s.tiles + (tile - s.first);
+}
