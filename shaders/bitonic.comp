@@ -58,8 +58,9 @@ layout(constant_id = VKSORT_SC_VALUE_INDEX) const bool VALUE_INDEX = false;  // 
 layout(constant_id = VKSORT_SC_NO_INDEX) const bool NO_INDEX = false;
 // Segmented sorts: VKSORT_SEGMENTED_NONE, _SUBGROUP or _WORKGROUP.
 layout(constant_id = VKSORT_SC_SEGMENTED) const uint SEGMENTED = VKSORT_SEGMENTED_NONE;
-// Segmented sorts: the digit width of the tile table before the segments' area.
+// Segmented sorts: what precedes the segments' area in temp (segments.glsl).
 layout(constant_id = VKSORT_SC_RADIX_BITS) const uint TABLE_RADIX_BITS = 8;
+layout(constant_id = VKSORT_SC_RING_SLOTS) const uint SEGMENT_RING_SLOTS = 0;
 #define RADIX_BITS VKSORT_RADIX_BITS                     // unused here; common.glsl wants it
 #include "common.glsl"
 #include "segments.glsl"

@@ -18,16 +18,81 @@ layout(constant_id = VKSORT_SC_WG_SIZE) const uint WG_SIZE = 256;
 layout(constant_id = VKSORT_SC_SG_SIZE) const uint SG_SIZE = 32;
 layout(constant_id = VKSORT_SC_KEY_WORDS) const uint KEY_WORDS = 1;
 layout(constant_id = VKSORT_SC_KEY_KIND) const uint KEY_KIND = 0;
+layout(constant_id = VKSORT_SC_RING_SLOTS) const uint RING_SLOTS = 768;  // segmented sorts
 #define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
 #define VKSORT_ONESWEEP_FEATURES 1
 #include "common.glsl"
+// Built with VKSORT_SEGMENT_TILES for the large segments of a segmented sort
+// (countSegmentTile below).
+#ifdef VKSORT_SEGMENT_TILES
+const bool SEGMENT_TILES = true;
+#else
+const bool SEGMENT_TILES = false;
+#endif
+#define SEGMENT_RING_SLOTS RING_SLOTS
+#define TABLE_RADIX_BITS RADIX_BITS
+#include "segments.glsl"
 
 const uint KEYS_PER_TURN = 8;
 
 shared uint sHist[VKSORT_MAX_PASSES * VKSORT_RADIX];
 shared bool sLast;
 
+// The segmented form: one workgroup per tile of the large segments (the
+// reorder kernel's tiles, pc.tileKeys keys). Each clears a ring slot (all of
+// them where there are more tiles than slots), counts its tile's digits of
+// every pass and adds them to its segment's histograms; the last of a
+// segment's tiles to finish (a done counter per segment) turns them into the
+// positions of each digit's first key: the segment's begin plus the
+// exclusive scan.
+void countSegmentTile() {
+  const uint tid = gl_LocalInvocationIndex;
+  const uint bins = pc.passes * VKSORT_RADIX;
+  for (uint i = tid; i < bins; i += WG_SIZE) sHist[i] = 0;
+  const uint tile = segmentGridIndex();
+  const uint tiles = segmentHeader().v[VKSORT_SEG_TILES];
+  U64Buf ring = ringBuf();
+  const uint ringEntries = min(tiles, RING_SLOTS) * VKSORT_RADIX;
+  const uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * WG_SIZE;
+  for (uint i = tile * WG_SIZE + tid; i < ringEntries; i += stride) ring.v[i] = 0ul;
+  if (tile >= tiles) return;  // the grid's last row may overhang (uniform)
+  barrier();
+
+  const SegmentTile st = segmentTile(tile, pc.tileKeys);
+  for (uint i = tid; i < st.count; i += WG_SIZE) {
+    const uvec2 k = toSortBits(loadKeyWords(address(pc.keysIn), st.start + i));
+    for (uint p = 0; p < pc.passes; ++p) atomicAdd(sHist[p * VKSORT_RADIX + digitOf(k, p)], 1u);
+  }
+  barrier();
+  U32Buf hist = segmentHistogram(st.large);
+  for (uint i = tid; i < bins; i += WG_SIZE) {
+    const uint v = sHist[i];
+    if (v != 0u) atomicAdd(hist.v[i], v, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+  }
+  barrierAll();
+  if (tid == 0) {
+    const uint done = atomicAdd(hist.v[bins], 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
+                                gl_SemanticsAcquireRelease);
+    sLast = done == st.tiles - 1u;
+  }
+  barrierAll();
+  if (!sLast) return;
+  for (uint p = 0; p < pc.passes; ++p) {
+    for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE)
+      sScan[d] = atomicLoad(hist.v[p * VKSORT_RADIX + d], gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
+                            gl_SemanticsRelaxed);
+    barrier();
+    scanDigitsExclusive();
+    for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) hist.v[p * VKSORT_RADIX + d] = st.begin + sScan[d];
+    barrier();
+  }
+}
+
 void main() {
+  if (SEGMENT_TILES) {
+    countSegmentTile();
+    return;
+  }
   const uint tid = gl_LocalInvocationIndex;
   const uint bins = pc.passes * VKSORT_RADIX;
   for (uint i = tid; i < bins; i += WG_SIZE) sHist[i] = 0;

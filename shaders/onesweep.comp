@@ -69,7 +69,19 @@ layout(constant_id = VKSORT_SC_WIDE_BALLOT) const bool WIDE_BALLOT = false;
 #define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
 #define VKSORT_ONESWEEP_FEATURES 1
 #include "common.glsl"
-const bool SEGMENT_TILES = false;  // tile_sort.glsl
+// Built with VKSORT_SEGMENT_TILES for the large segments of a segmented sort
+// (segments.glsl): each tile is a tile of one segment, whose first tile
+// publishes the segment's digit starts (the segment histogram kernel's) and
+// whose look-backs end there. A second module rather than a specialization
+// constant, as for portable_scatter.comp.
+#ifdef VKSORT_SEGMENT_TILES
+const bool SEGMENT_TILES = true;
+#else
+const bool SEGMENT_TILES = false;
+#endif
+#define SEGMENT_RING_SLOTS RING_SLOTS
+#define TABLE_RADIX_BITS RADIX_BITS
+#include "segments.glsl"
 #include "tile_sort.glsl"
 #include "status_ring.glsl"
 
@@ -95,10 +107,29 @@ void sortTile(uint pass) {
   }
   clearSubgroupHistograms();
   barrierAll();
-  const uint tile = sTile;
-  const uint tileStart = tile * TILE;
-  if (tileStart >= count) return;  // past an indirect count (uniform: tile is shared)
-  const uint tileCount = min(TILE, count - tileStart);
+  // Tile numbers from here on are within the tile's segment (status_ring.glsl).
+  uint tile = sTile, tileStart, tileCount;
+  // Per pass and digit, the position of the first key of the digit.
+  U32Buf globalStart = tempU32();
+  if (SEGMENT_TILES) {
+    if (tile >= segmentHeader().v[VKSORT_SEG_TILES]) return;  // past the grid (uniform)
+    const SegmentTile st = segmentTile(tile, TILE);
+    gTileBase = st.first;
+    gKeysBegin = st.begin;
+    gKeysEnd = st.end;
+    // Keys stay in their segment even where overlapping segments (bad
+    // offsets) changed them between the histogram and this pass.
+    gDstSegment = uvec2(st.begin, st.end);
+    tile -= st.first;
+    tileStart = st.start;
+    tileCount = st.count;
+    globalStart = segmentHistogram(st.large);
+  } else {
+    tileStart = tile * TILE;
+    if (tileStart >= count) return;  // past an indirect count (uniform: tile is shared)
+    tileCount = min(TILE, count - tileStart);
+    gKeysEnd = count;
+  }
 
   if (!fromShared) loadTile(pass, tileStart, tileCount);
   // The slot must be free before the first publication, after rankTile's
@@ -111,7 +142,6 @@ void sortTile(uint pass) {
   // inclusive prefix right away: the digit's global start, from the
   // histogram kernel, plus its count; tile 0 publishes nothing else, which
   // walkBack relies on).
-  U32Buf globalStart = tempU32();
   injectDelay(tile);
   // Digit loops take the same number of turns in every invocation (see
   // tile_sort.glsl).

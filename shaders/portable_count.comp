@@ -28,6 +28,7 @@ layout(constant_id = VKSORT_SC_SEGMENTED) const uint SEGMENTED = VKSORT_SEGMENTE
 #include "common.glsl"
 #include "portable.glsl"
 #define TABLE_RADIX_BITS RADIX_BITS
+#define SEGMENT_RING_SLOTS 0u  // the portable layout (segments.glsl)
 #include "segments.glsl"
 
 const uint TILE = WG_SIZE * KEYS_PER_THREAD;

@@ -23,6 +23,7 @@ layout(constant_id = VKSORT_SC_WIDE_BALLOT) const bool WIDE_BALLOT = false;  // 
 #include "common.glsl"
 #include "portable.glsl"
 #define TABLE_RADIX_BITS RADIX_BITS
+#define SEGMENT_RING_SLOTS 0u  // the portable layout (segments.glsl)
 #include "segments.glsl"
 const bool ONE_WORKGROUP = false;  // tile_sort.glsl: one pass per dispatch
 const bool SHARED_PASSES = false;

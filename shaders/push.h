@@ -66,7 +66,13 @@
 //                        back
 //   [..., ...)           per large-segment tile, from a 16-byte boundary: a
 //                        uvec4 (first tile of its segment, its segment's
-//                        begin and end, 0)
+//                        begin and end, the segment's number among the
+//                        large ones), numTiles of them
+//   [..., ...)           Onesweep only: per large segment, its histograms
+//                        (VKSORT_SEG_HISTOGRAM_WORDS(passes) u32 each),
+//                        zeroed with vkCmdFillBuffer before every sort
+// With Onesweep the area follows the header and the ring (VKSORT_TEMP_*
+// above) instead of the tile table.
 #define VKSORT_SEG_TINY_COUNT 0       // tiny segments binned
 #define VKSORT_SEG_SMALL_COUNT 1      // small segments binned
 #define VKSORT_SEG_TILES_TAKEN 2      // tiles handed out (may pass the capacity)
@@ -75,6 +81,10 @@
 #define VKSORT_SEG_SMALL_DISPATCH 8   // VkDispatchIndirectCommand: 3 u32
 #define VKSORT_SEG_TILES_DISPATCH 12  // VkDispatchIndirectCommand: 3 u32
 #define VKSORT_SEG_BLOCKS_DISPATCH 16 // the table scan's blocks: 3 u32
+#define VKSORT_SEG_LARGE_COUNT 20     // large segments with tiles (Onesweep: histograms handed out)
+// A large segment's histograms: 256 u32 per pass, then its done counter,
+// padded to 16 bytes.
+#define VKSORT_SEG_HISTOGRAM_WORDS(passes) ((passes)*VKSORT_RADIX + 4u)
 #define VKSORT_SEG_HEADER_BYTES 128
 // Workgroups per row of a segmented sort's indirect grids: the least
 // maxComputeWorkGroupCount[0] Vulkan allows.

@@ -8,8 +8,8 @@
 //    from the back, for the bitonic kernels that sort one per subgroup or
 //    per workgroup;
 //  - large: it takes ceil(keys / tileKeys) consecutive tiles of the large
-//    segments' radix passes, and writes each tile's (first tile, begin,
-//    end). Tiles are handed out with a compare-and-swap that never passes
+//    segments' radix passes and a number among the large segments, and
+//    writes each tile's (first tile, begin, end, number). Tiles are handed out with a compare-and-swap that never passes
 //    the capacity (pc.numTiles): segments that do not fit (only possible
 //    when segments overlap) stay unsorted.
 // Empty segments go nowhere. Each class's indirect dispatch command grows
@@ -33,6 +33,9 @@ layout(constant_id = VKSORT_SC_SEGMENT_GROUP) const uint TINY_GROUP = 4;  // tin
 // common.glsl's key helpers need these; the bins kernel reads no keys.
 const uint KEY_WORDS = 1;
 const uint KEY_KIND = 0;
+// Onesweep's sorters: its ring's slots (the segments' area follows the ring);
+// 0 for the portable algorithm's (segments.glsl).
+layout(constant_id = VKSORT_SC_RING_SLOTS) const uint SEGMENT_RING_SLOTS = 0;
 #include "common.glsl"
 #define TABLE_RADIX_BITS RADIX_BITS
 #include "segments.glsl"
@@ -112,8 +115,11 @@ void main() {
     }
   }
   first = subgroupBroadcastFirst(first);
-  if (first == ~0u || tiles == 0u) return;
+  if (first == ~0u) return;  // uniform
+  // The segment's number among the large ones (Onesweep: its histograms).
+  const uint large = takeSlots(header, VKSORT_SEG_LARGE_COUNT, tiles != 0u ? 1u : 0u, classEnd);
+  if (tiles == 0u) return;
   U32x4Buf tileInfo = segmentTiles();
   const uint mine = first + before;
-  for (uint t = 0; t < tiles; ++t) tileInfo.v[mine + t] = uvec4(mine, begin, end, 0u);
+  for (uint t = 0; t < tiles; ++t) tileInfo.v[mine + t] = uvec4(mine, begin, end, large);
 }

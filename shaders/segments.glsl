@@ -3,8 +3,11 @@
 // large segments' tiles): where the segments' area of temp is (push.h) and
 // what a large segment's tile covers.
 //
-// The includer includes common.glsl first and defines TABLE_RADIX_BITS: the
-// digit width of the tile table that precedes the area (the sorter's).
+// The includer includes common.glsl first and defines TABLE_RADIX_BITS and
+// SEGMENT_RING_SLOTS: what precedes the area in temp. With the portable
+// algorithm (SEGMENT_RING_SLOTS 0) the large segments' tile table, of
+// 2^TABLE_RADIX_BITS entries per tile, and its block sums; with Onesweep
+// (SEGMENT_RING_SLOTS the ring's slots) the header and the status ring.
 
 layout(buffer_reference, std430, buffer_reference_align = 16) buffer U32x4Buf { uvec4 v[]; };
 
@@ -12,10 +15,11 @@ layout(buffer_reference, std430, buffer_reference_align = 16) buffer U32x4Buf { 
 // VKSORT_SEG_GRID_X workgroups; those past the work return at once).
 uint segmentGridIndex() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
 
-// Bytes from temp's start to the segments' area: the tile table of
-// pc.numTiles tiles and its block sums, rounded up to 16 bytes (the
-// dispatcher's segmentAreaOffset in src/plan.cpp).
+// Bytes from temp's start to the segments' area: Onesweep's header and ring,
+// or the tile table of pc.numTiles tiles and its block sums, rounded up to
+// 16 bytes (the dispatcher's segmentAreaOffset in src/plan.cpp).
 uvec2 segmentAreaOffset() {
+  if (SEGMENT_RING_SLOTS != 0u) return uvec2(VKSORT_TEMP_RING_OFFSET + SEGMENT_RING_SLOTS * VKSORT_RADIX * 8u, 0u);
   const uint entries = pc.numTiles << TABLE_RADIX_BITS;  // < 2^31: the dispatcher checks
   const uint blocks = (entries + VKSORT_PORTABLE_SCAN_BLOCK - 1u) / VKSORT_PORTABLE_SCAN_BLOCK;
   const uint words = ((entries + 3u) / 4u * 4u + blocks + 3u) / 4u * 4u;
@@ -27,17 +31,28 @@ U32Buf segmentHeader() { return U32Buf(segmentArea()); }
 // The binned segments: (begin, end), tiny ones from index 0 up, small ones
 // from index pc.segmentCount - 1 down.
 U32x2Buf segmentList() { return U32x2Buf(addressAdd(segmentArea(), uint(VKSORT_SEG_HEADER_BYTES))); }
-// Per large-segment tile: (its segment's first tile, begin, end, 0).
-U32x4Buf segmentTiles() {
+// Per large-segment tile: (its segment's first tile, begin, end, the
+// segment's number among the large ones).
+Address segmentTilesAddress() {
   const uint listBytes16 = (pc.segmentCount + 1u) / 2u;  // the list's bytes / 16
-  return U32x4Buf(addressAdd(addressAdd(segmentArea(), uint(VKSORT_SEG_HEADER_BYTES)),
-                             uvec2(listBytes16 << 4, listBytes16 >> 28)));
+  return addressAdd(addressAdd(segmentArea(), uint(VKSORT_SEG_HEADER_BYTES)), uvec2(listBytes16 << 4, listBytes16 >> 28));
+}
+U32x4Buf segmentTiles() { return U32x4Buf(segmentTilesAddress()); }
+// Onesweep: per large segment, its digit histogram of every pass (pass p's
+// digit d at word p * 256 + d), which the segment histogram kernel turns
+// into the position of each digit's first key, then a done counter and
+// padding: VKSORT_SEG_HISTOGRAM_WORDS(pc.passes) words in all.
+U32Buf segmentHistogram(uint large) {
+  uvec2 offset;
+  umulExtended(large, VKSORT_SEG_HISTOGRAM_WORDS(pc.passes) * 4u, offset.y, offset.x);
+  const uint tilesBytes = pc.numTiles * 16u;  // < 2^27: numTiles << 8 < 2^31
+  return U32Buf(addressAdd(addressAdd(segmentTilesAddress(), tilesBytes), offset));
 }
 
 // Tile `tile` of the large segments, of tileKeys keys: its keys [start,
 // start + count) and its segment's first tile, tiles and [begin, end).
 struct SegmentTile {
-  uint first, tiles, begin, end, start, count;
+  uint first, tiles, begin, end, start, count, large;
 };
 
 SegmentTile segmentTile(uint tile, uint tileKeys) {
@@ -46,6 +61,7 @@ SegmentTile segmentTile(uint tile, uint tileKeys) {
   s.first = info.x;
   s.begin = info.y;
   s.end = info.z;
+  s.large = info.w;
   s.tiles = (s.end - s.begin + tileKeys - 1u) / tileKeys;
   s.start = s.begin + (tile - s.first) * tileKeys;
   s.count = min(tileKeys, s.end - s.start);

@@ -68,8 +68,16 @@ uint64_t statusEntry(uint tag, uint value, bool inclusive) {
   return (uint64_t(tag) << 32) | uint64_t(value | (inclusive ? VKSORT_STATUS_INCLUSIVE : 0u));
 }
 
-uint statusTag(uint pass, uint tile) { return pass * pc.numTiles + tile + 1u; }
-uint statusSlot(uint tile, uint digit) { return (tile % RING_SLOTS) * VKSORT_RADIX + digit; }
+// Segmented sorts (onesweep.comp built with VKSORT_SEGMENT_TILES): the tiles
+// of a large segment are numbered from 0 within it, here and in the
+// includer; the segment's first tile is tile gTileBase of the pass (which
+// tags, ring slots and the tail count), and its keys are [gKeysBegin,
+// gKeysEnd). A plain sort has one segment: base 0, keys [0, count).
+uint gTileBase = 0u;
+uint gKeysBegin = 0u, gKeysEnd = 0u;
+
+uint statusTag(uint pass, uint tile) { return pass * pc.numTiles + gTileBase + tile + 1u; }
+uint statusSlot(uint tile, uint digit) { return ((gTileBase + tile) % RING_SLOTS) * VKSORT_RADIX + digit; }
 
 uint64_t loadStatus(uint i) {
   return STATUS_RMW ? atomicOr(ringBuf().v[i], 0ul, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed)
@@ -129,7 +137,8 @@ bool waitForTail(uint pass, uint target) {
 // the AMD GPUOpen article "Boosting GPU Radix Sort performance: A
 // memory-efficient extension to Onesweep with circular buffers").
 void waitForRingSlot(uint pass, uint tile) {
-  if (tile + LOOKBACK >= RING_SLOTS) waitForTail(pass, tile + LOOKBACK + 1u - RING_SLOTS);
+  const uint t = gTileBase + tile;
+  if (t + LOOKBACK >= RING_SLOTS) waitForTail(pass, t + LOOKBACK + 1u - RING_SLOTS);
 }
 
 // Retire this tile once it no longer reads the ring (the same article's tail
@@ -138,7 +147,7 @@ void waitForRingSlot(uint pass, uint tile) {
 // read usually shows that already (it lags this tile only by the tiles in
 // flight), so most tiles retire with one atomic add and no load.
 void retireTile(uint pass, uint tile) {
-  waitForTail(pass, tile & TAIL_MASK);
+  waitForTail(pass, (gTileBase + tile) & TAIL_MASK);
   atomicAdd(counters().v[VKSORT_CTR_TAIL(pass)], 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
             gl_SemanticsRelaxed);
 }
@@ -294,8 +303,8 @@ void lookBack(uint pass, uint tile, U32Buf globalStart) {
     for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE)  // same turns everywhere: tile_sort.glsl
       if (base + tid < VKSORT_RADIX) sLookCount[base + tid] = 0u;
     barrier();
-    const uint start = j * TILE;
-    const uint n = min(TILE, sortCount() - start);
+    const uint start = gKeysBegin + j * TILE;
+    const uint n = min(TILE, gKeysEnd - start);
     for (uint base = 0; base < TILE; base += WG_SIZE)
       if (base + tid < n) atomicAdd(sLookCount[loadKeyDigit(pass, start + base + tid)], 1u);
     barrier();

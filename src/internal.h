@@ -250,11 +250,13 @@ enum Kernel : uint8_t {
   kKernelPortableScanSums,   // SCAN_STEP 1: the scan of the block sums
   kKernelPortableDownsweep,  // SCAN_STEP 2: each block's scan, from its sum's prefix
   kKernelPortableScatter,
-  kKernelSegmentBins,     // segment_bins.comp
-  kKernelSegmentTiny,     // bitonic.comp, VKSORT_SEGMENTED_SUBGROUP
-  kKernelSegmentSmall,    // bitonic.comp, VKSORT_SEGMENTED_WORKGROUP
-  kKernelSegmentCount,    // portable_count.comp, VKSORT_SEGMENTED_TILES
-  kKernelSegmentScatter,  // portable_scatter.comp, VKSORT_SEGMENTED_TILES
+  kKernelSegmentBins,       // segment_bins.comp
+  kKernelSegmentTiny,       // bitonic.comp, VKSORT_SEGMENTED_SUBGROUP
+  kKernelSegmentSmall,      // bitonic.comp, VKSORT_SEGMENTED_WORKGROUP
+  kKernelSegmentCount,      // portable_count.comp, VKSORT_SEGMENTED_TILES
+  kKernelSegmentScatter,    // portable_scatter.comp built with VKSORT_SEGMENT_TILES
+  kKernelSegmentHistogram,  // histogram.comp built with VKSORT_SEGMENT_TILES
+  kKernelSegmentOnesweep,   // onesweep.comp built with VKSORT_SEGMENT_TILES
   kKernelCount
 };
 // The name of a kernel, as pipelines are named in error messages.
@@ -311,10 +313,10 @@ struct Command {
     // each, with no barrier between them: their workgroups take tiles from
     // an atomic counter, so they form one grid.
     uint32_t groups[2];
-    uint32_t indirectOffset;  // kCmdDispatchIndirect: bytes from the start of temp
-    uint32_t query;           // kCmdTimestamp
-    struct {                  // kCmdFillHeader
-      uint32_t offset, size;
+    VkDeviceSize indirectOffset;  // kCmdDispatchIndirect: bytes from the start of temp
+    uint32_t query;               // kCmdTimestamp
+    struct {                      // kCmdFillHeader
+      VkDeviceSize offset, size;
     } fill;
     struct {  // kCmdBarrier
       VkPipelineStageFlags srcStage, dstStage;
@@ -349,9 +351,10 @@ VksortResult checkRanges(const Config& c, const VksortSortInfo& info, const Plan
 
 // Segmented sorts. The most tiles the large segments of count keys may have
 // (see vksort.h), the temp bytes for up to count keys in up to `segments`
-// segments, and where the segments' area starts in temp (push.h).
+// segments (of `passes` passes: Onesweep's histograms), and where the
+// segments' area starts in temp (push.h).
 uint32_t segmentMaxTiles(const Config& c, uint32_t count);
-VkDeviceSize segmentedTempBytes(const Config& c, uint32_t count, uint32_t segments);
+VkDeviceSize segmentedTempBytes(const Config& c, uint32_t count, uint32_t segments, uint32_t passes);
 VkDeviceSize segmentAreaOffset(const Config& c, uint32_t maxTiles);
 // Plans a segmented sort (summary.path VKSORT_PATH_SEGMENTED) and checks
 // its ranges.

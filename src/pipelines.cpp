@@ -11,6 +11,8 @@
 #include "vksort_portable_scan_spv.h"
 #include "vksort_portable_scatter_spv.h"
 #include "vksort_segment_bins_spv.h"
+#include "vksort_segment_histogram_spv.h"
+#include "vksort_segment_onesweep_spv.h"
 #include "vksort_segment_scatter_spv.h"
 
 namespace vksort {
@@ -146,6 +148,8 @@ Spirv kernelSpirv(const Config& c, Kernel k) {
     case kKernelSegmentCount: return VKSORT_SPV(portable_count);
     case kKernelSegmentBins: return VKSORT_SPV(segment_bins);
     case kKernelSegmentScatter: return VKSORT_SPV(segment_scatter);
+    case kKernelSegmentHistogram: return VKSORT_SPV(segment_histogram);
+    case kKernelSegmentOnesweep: return VKSORT_SPV(segment_onesweep);
     case kKernelPortableReduce:
     case kKernelPortableScanSums:
     case kKernelPortableDownsweep: return VKSORT_SPV(portable_scan);
@@ -153,6 +157,10 @@ Spirv kernelSpirv(const Config& c, Kernel k) {
     default: return VKSORT_SPV(onesweep);
   }
 }
+
+// The segment kernels' SEGMENT_RING_SLOTS (segments.glsl): Onesweep's
+// segments' area follows the ring, the portable one's the tile table (0).
+uint32_t segmentAreaAfterRing(const Config& c) { return c.algorithm == VKSORT_ALGORITHM_ONESWEEP ? c.t.ringSlots : 0; }
 
 // The specialization of each kernel.
 SpecConstants kernelConstants(const Config& c, Kernel k) {
@@ -175,21 +183,31 @@ SpecConstants kernelConstants(const Config& c, Kernel k) {
       return onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread / 2, 1, c.midsizeLookbackLanes);
     case kKernelOneWorkgroup: return oneWorkgroupConstants(c, false);
     case kKernelWideOneWorkgroup: return oneWorkgroupConstants(c, true);
+    case kKernelSegmentHistogram: {
+      SpecConstants sc = commonConstants(c, c.histogramWorkgroupSize, 1);
+      sc.ringSlots = c.t.ringSlots;
+      return sc;
+    }
+    case kKernelSegmentOnesweep:
+      return onesweepConstants(c, t.workgroupSize, t.keysPerThread, t.stagingRounds, t.lookbackLanes);
     case kKernelSegmentBins: {
       SpecConstants sc = commonConstants(c, c.segmentBinsWorkgroup, 1);
       sc.segmentTinyMax = c.segmentTinyMax();
       sc.segmentSmallMax = c.segmentSmallMax();
       sc.segmentGroup = c.segmentTinyGroup;
+      sc.ringSlots = segmentAreaAfterRing(c);
       return sc;
     }
     case kKernelSegmentTiny: {
       SpecConstants sc = commonConstants(c, c.segmentTinyGroup * c.subgroupSize, c.segmentTinyKeys);
       sc.segmented = VKSORT_SEGMENTED_SUBGROUP;
+      sc.ringSlots = segmentAreaAfterRing(c);
       return sc;
     }
     case kKernelSegmentSmall: {
       SpecConstants sc = commonConstants(c, c.segmentSmallWorkgroup, c.segmentSmallKeys);
       sc.segmented = VKSORT_SEGMENTED_WORKGROUP;
+      sc.ringSlots = segmentAreaAfterRing(c);
       return sc;
     }
     case kKernelSegmentCount:
@@ -238,7 +256,8 @@ uint64_t kernelSharedBytes(Kernel k, const SpecConstants& sc) {
     case kKernelMidsizeOnesweep:
     case kKernelMidsizeOnesweepHalf:
     case kKernelOneWorkgroup:
-    case kKernelWideOneWorkgroup: return onesweepSharedBytes(sc.wgSize, staged, sc.sgSize, tileItemWords(sc));
+    case kKernelWideOneWorkgroup:
+    case kKernelSegmentOnesweep: return onesweepSharedBytes(sc.wgSize, staged, sc.sgSize, tileItemWords(sc));
     case kKernelPortableScatter:
     case kKernelSegmentScatter:
       return portableSharedBytes(sc.wgSize, staged, sc.sgSize, tileItemWords(sc), sc.radixBits);
@@ -262,15 +281,15 @@ bool hasKernel(const Config& c, Kernel k) {
     case kKernelMidsizeOnesweep: return onesweep && c.hasMidsize();
     case kKernelMidsizeOnesweepHalf: return onesweep && c.hasMidsizeHalf();
     case kKernelWideOneWorkgroup: return onesweep && c.hasWideOneWorkgroup();
+    // Segmented sorts: their large segments Onesweep's way, or the portable
+    // algorithm's (count, the portable scan, scatter).
     case kKernelSegmentBins:
-    case kKernelSegmentTiny:
-    case kKernelSegmentCount:
-    case kKernelSegmentScatter: return c.segmented;
+    case kKernelSegmentTiny: return c.segmented;
     case kKernelSegmentSmall: return c.segmented && c.segmentSmallWorkgroup != 0;
-    // Segmented sorts scan their tile table with the portable scan.
-    case kKernelPortableReduce:
-    case kKernelPortableScanSums:
-    case kKernelPortableDownsweep: return !onesweep || c.segmented;
+    case kKernelSegmentHistogram:
+    case kKernelSegmentOnesweep: return c.segmented && onesweep;
+    case kKernelSegmentCount:
+    case kKernelSegmentScatter: return c.segmented && !onesweep;
     case kKernelCount: return false;
     default: return !onesweep;  // the portable kernels
   }
@@ -334,7 +353,9 @@ const char* kernelName(Kernel k) {
                                                   "tiny segments",
                                                   "small segments",
                                                   "segmented count",
-                                                  "segmented scatter"};
+                                                  "segmented scatter",
+                                                  "segment histogram",
+                                                  "segmented onesweep"};
   return k < kKernelCount ? names[k] : "none";
 }
 

@@ -150,6 +150,9 @@ constexpr PathKernels kPathKernels[] = {
       kKernelSegmentScatter}},
 };
 static_assert(sizeof kPathKernels / sizeof kPathKernels[0] == VKSORT_PATH_SEGMENTED + 1, "one row per path");
+// A segmented sort's large segments on a Onesweep sorter: the segment
+// histogram kernel, then the segmented reorder kernel per pass.
+constexpr PathKernels kSegmentedOnesweepKernels = {kKernelSegmentHistogram, {kKernelSegmentOnesweep, kNone}};
 
 // Appends commands to a plan.
 struct CommandList {
@@ -182,7 +185,7 @@ struct CommandList {
     c.groups[0] = x;
     c.groups[1] = y;
   }
-  void dispatchIndirect(Kernel kernel, PushKind push, uint32_t pass, uint32_t offset) {
+  void dispatchIndirect(Kernel kernel, PushKind push, uint32_t pass, VkDeviceSize offset) {
     Command& c = add(kCmdDispatchIndirect);
     c.kernel = kernel;
     c.push = push;
@@ -199,13 +202,19 @@ struct CommandList {
   // them: an earlier sort on the same temp range, perhaps in this command
   // buffer, wrote them with shaders. vksort orders that itself, so that the
   // caller's barrier need not know that temp is cleared by a transfer.
-  void clear(uint32_t offset, uint32_t size) {
+  // Up to three ranges [offset, offset + size) (size 0: none).
+  void clear(VkDeviceSize offset, VkDeviceSize size, VkDeviceSize offset2 = 0, VkDeviceSize size2 = 0,
+             VkDeviceSize offset3 = 0, VkDeviceSize size3 = 0) {
     barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
             VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
             VK_ACCESS_TRANSFER_WRITE_BIT);
-    Command& c = add(kCmdFillHeader);
-    c.fill.offset = offset;
-    c.fill.size = size;
+    const VkDeviceSize ranges[3][2] = {{offset, size}, {offset2, size2}, {offset3, size3}};
+    for (const auto& r : ranges) {
+      if (r[1] == 0) continue;
+      Command& c = add(kCmdFillHeader);
+      c.fill.offset = r[0];
+      c.fill.size = r[1];
+    }
     computeBarrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
   }
   // After a dispatch that writes indirect dispatch commands: to the
@@ -276,7 +285,7 @@ void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, uint32_t
 // blocks that the bins kernel counted: `indirect` gives the offsets in temp
 // of the tiles' and the blocks' dispatch commands.
 void planPortable(const Config& c, const Plan& plan, uint32_t scanBlocks, const PathKernels& kernels, CommandList* list,
-                  const uint32_t* indirect = nullptr) {
+                  const VkDeviceSize* indirect = nullptr) {
   uint32_t tileGrid[2], blockGrid[2];
   grid2d(plan.summary.tiles, c.maxDispatchX, tileGrid);
   grid2d(scanBlocks, c.maxDispatchX, blockGrid);
@@ -415,15 +424,31 @@ uint32_t segmentMaxTiles(const Config& c, uint32_t count) {
 }
 
 VkDeviceSize segmentAreaOffset(const Config& c, uint32_t maxTiles) {
+  if (c.algorithm == VKSORT_ALGORITHM_ONESWEEP)
+    return VKSORT_TEMP_RING_OFFSET + VkDeviceSize(c.t.ringSlots) * VKSORT_RADIX * sizeof(uint64_t);
   const uint64_t entries = uint64_t(maxTiles) << c.radixBits;
   const uint64_t blocks = (entries + VKSORT_PORTABLE_SCAN_BLOCK - 1) / VKSORT_PORTABLE_SCAN_BLOCK;
   return (VKSORT_PORTABLE_SUMS_OFFSET(entries) + blocks * 4 + 15) / 16 * 16;
 }
 
-VkDeviceSize segmentedTempBytes(const Config& c, uint32_t count, uint32_t segments) {
+// Where the segments' area keeps the large segments' tiles, and their
+// histograms (Onesweep) after them: bytes from the start of temp.
+VkDeviceSize segmentTilesOffset(const Config& c, uint32_t maxTiles, uint32_t segments) {
+  return segmentAreaOffset(c, maxTiles) + VKSORT_SEG_HEADER_BYTES + (uint64_t(segments) + 1) / 2 * 16;
+}
+
+// Onesweep: the bytes of the large segments' histograms (as many as there
+// may be large segments: each has a tile).
+VkDeviceSize segmentHistogramBytes(const Config& c, uint32_t maxTiles, uint32_t segments, uint32_t passes) {
+  if (c.algorithm != VKSORT_ALGORITHM_ONESWEEP) return 0;
+  const uint64_t large = segments < maxTiles ? segments : maxTiles;
+  return large * VKSORT_SEG_HISTOGRAM_WORDS(uint64_t(passes)) * 4;
+}
+
+VkDeviceSize segmentedTempBytes(const Config& c, uint32_t count, uint32_t segments, uint32_t passes) {
   const uint32_t tiles = segmentMaxTiles(c, count);
-  return segmentAreaOffset(c, tiles) + VKSORT_SEG_HEADER_BYTES + (uint64_t(segments) + 1) / 2 * 16 +
-         uint64_t(tiles) * 16;
+  return segmentTilesOffset(c, tiles, segments) + uint64_t(tiles) * 16 +
+         segmentHistogramBytes(c, tiles, segments, passes);
 }
 
 VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& info, Plan* plan) {
@@ -460,7 +485,7 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
   seg.tileKeys = c.tileKeys();
   seg.maxTiles = maxTiles;
   seg.resultBuffer = seg.passes % 2 ? VKSORT_RESULT_IN_ALT : VKSORT_RESULT_IN_KEYS;
-  plan->tempBytes = segmentedTempBytes(c, count, info.segmentCount);
+  plan->tempBytes = segmentedTempBytes(c, count, info.segmentCount, seg.passes);
 
   VksortSortPlan& summary = plan->summary;
   summary = VksortSortPlan{};
@@ -483,14 +508,21 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
   if (info.sort.timestampQueryPool) list.add(kCmdTimestamp).query = 0;
 
   // Bin the segments: the counters and dispatch commands start at zero.
-  const VkDeviceSize area = segmentAreaOffset(c, maxTiles);
-  const uint32_t areaOffset = uint32_t(area);  // < 2^31 table entries: fits
-  const PathKernels& kernels = kPathKernels[VKSORT_PATH_SEGMENTED];
+  // (With Onesweep also its header, the passes' counters, and the large
+  // segments' histograms.)
+  const VkDeviceSize areaOffset = segmentAreaOffset(c, maxTiles);
+  const bool onesweep = c.algorithm == VKSORT_ALGORITHM_ONESWEEP;
+  const PathKernels& kernels = onesweep ? kSegmentedOnesweepKernels : kPathKernels[VKSORT_PATH_SEGMENTED];
   list.beginLabel(kLabelBins);
-  list.clear(areaOffset, VKSORT_SEG_HEADER_BYTES);
+  if (onesweep)
+    list.clear(areaOffset, VKSORT_SEG_HEADER_BYTES, 0, VKSORT_TEMP_HEADER_BYTES,
+               segmentTilesOffset(c, maxTiles, info.segmentCount) + uint64_t(maxTiles) * 16,
+               segmentHistogramBytes(c, maxTiles, info.segmentCount, seg.passes));
+  else
+    list.clear(areaOffset, VKSORT_SEG_HEADER_BYTES);
   uint32_t binsGrid[2];
   grid2d((info.segmentCount + c.segmentBinsWorkgroup - 1) / c.segmentBinsWorkgroup, c.maxDispatchX, binsGrid);
-  list.dispatch(kernels.once, kPushSegmentBins, 0, binsGrid[0], binsGrid[1]);
+  list.dispatch(kKernelSegmentBins, kPushSegmentBins, 0, binsGrid[0], binsGrid[1]);
   list.indirectBarrier();
   list.endLabel();
   // Tiny and small segments: one dispatch each, straight to the result
@@ -505,11 +537,25 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
     list.dispatchIndirect(kKernelSegmentSmall, kPushOneDispatch, result, areaOffset + 4 * VKSORT_SEG_SMALL_DISPATCH);
     list.endLabel();
   }
-  const uint32_t scanBlocks =
-      uint32_t(((uint64_t(maxTiles) << c.radixBits) + VKSORT_PORTABLE_SCAN_BLOCK - 1) / VKSORT_PORTABLE_SCAN_BLOCK);
-  const uint32_t indirect[2] = {areaOffset + 4 * VKSORT_SEG_TILES_DISPATCH,
-                                areaOffset + 4 * VKSORT_SEG_BLOCKS_DISPATCH};
-  planPortable(c, *plan, scanBlocks, kernels, &list, indirect);
+  const VkDeviceSize tilesCommand = areaOffset + 4 * VKSORT_SEG_TILES_DISPATCH;
+  if (onesweep) {
+    // The large segments' histograms, then one reorder dispatch per pass,
+    // over the tiles the bins kernel counted.
+    list.beginLabel(kLabelHistogram);
+    list.dispatchIndirect(kernels.once, kPushPass, 0, tilesCommand);
+    list.endLabel();
+    for (uint32_t pass = 0; pass < seg.passes; ++pass) {
+      list.beginLabel(kLabelPass, pass);
+      list.computeBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+      list.dispatchIndirect(kernels.each[0], kPushPass, pass, tilesCommand);
+      list.endLabel();
+    }
+  } else {
+    const uint32_t scanBlocks =
+        uint32_t(((uint64_t(maxTiles) << c.radixBits) + VKSORT_PORTABLE_SCAN_BLOCK - 1) / VKSORT_PORTABLE_SCAN_BLOCK);
+    const VkDeviceSize indirect[2] = {tilesCommand, areaOffset + 4 * VKSORT_SEG_BLOCKS_DISPATCH};
+    planPortable(c, *plan, scanBlocks, kernels, &list, indirect);
+  }
   if (info.sort.timestampQueryPool) list.add(kCmdTimestamp).query = 1;
   return VKSORT_SUCCESS;
 }

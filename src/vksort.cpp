@@ -274,7 +274,9 @@ VksortResult vksortGetSegmentedMemoryRequirements(VksortSorter s, uint32_t maxCo
                 "maxCount %u is too large for segmented sorts with tiles of %u keys (the large segments' tile "
                 "table would exceed 2^31 entries)",
                 maxCount, s->config.tileKeys());
-  req->tempSize = segmentedTempBytes(s->config, maxCount, maxSegments);
+  // Histograms for the most passes of the key type (a bit range needs fewer).
+  req->tempSize = segmentedTempBytes(s->config, maxCount, maxSegments,
+                                     (s->config.keyBits() + s->config.radixBits - 1) / s->config.radixBits);
   return VKSORT_SUCCESS;
 }
 

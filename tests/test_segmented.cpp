@@ -1,6 +1,8 @@
 // Segmented sorts (vksortRecordSegmentedSort): every segment sorted on its
 // own and stable, at the size classes' edges, against std::stable_sort per
-// segment (typed_check.h, checkSegmentedSort).
+// segment (typed_check.h, checkSegmentedSort), with keys and values outside
+// every segment untouched in both buffers, and bad offsets (past the count,
+// decreasing, overlapping) that write nothing outside the ranges.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -9,26 +11,58 @@
 
 namespace {
 
-// CSR offsets of segments of the given sizes, from `first`.
-std::vector<uint32_t> offsetsOf(const std::vector<uint32_t>& sizes, uint32_t first = 0) {
-  std::vector<uint32_t> offsets{first};
-  for (uint32_t size : sizes) offsets.push_back(offsets.back() + size);
-  return offsets;
+constexpr VksortAlgorithm kAlgorithms[2] = {VKSORT_ALGORITHM_ONESWEEP, VKSORT_ALGORITHM_PORTABLE};
+
+// The bit range of case 1: not a multiple of 8 bits, and an odd number of
+// passes for 64-bit keys (the result in alt) and an even one for 32-bit keys.
+BitRange partialRange(const KeyInfo& key) {
+  return key.bits == 32 ? BitRange{3, 29, "bits [3,29)"} : BitRange{5, 45, "bits [5,45)"};
 }
 
-VksortSegmentedSortPlan segmentedPlan(const SorterHolder& s, uint32_t count) {
-  VksortSegmentedSortInfo info{};
-  info.sort.count = count;
-  info.segmentCount = 1;
-  VksortSegmentedSortPlan plan;
-  REQUIRE(vksortGetSegmentedSortPlan(s.sorter, &info, &plan) == VKSORT_SUCCESS);
-  return plan;
+std::string what(VksortAlgorithm algorithm, const std::string& rest) {
+  return std::string("segmented ") + algorithmName(algorithm) + ", " + rest;
+}
+
+// Every key type x value type x order, each with a partial bit range, in
+// segments of every size class, for one algorithm.
+void everyTypeInEveryClass(VksortAlgorithm algorithm, uint64_t salt) {
+  std::mt19937_64 rng = caseRng(salt);
+  int variant = 0;
+  for (const KeyInfo& key : kKeys)
+    for (const ValueInfo& value : kValues) {
+      SegmentedSorter s(key.type, value.type, algorithm);
+      const VksortSegmentedSortPlan p = segmentedPlan(s);
+      for (bool descending : {false, true}) {
+        const Dist dist = Dist(variant++ % 3);
+        checkSegments(s, makeCase(key, value, descending, partialRange(key), what(algorithm, distName(dist))),
+                      everyClassSizes(p, rng), dist, rng);
+      }
+    }
+}
+
+// Segment sizes at every class boundary +-1: tiny/small, small/large, and
+// large segments of one tile, one tile + 1 and several tiles.
+std::vector<uint32_t> boundarySizes(const VksortSegmentedSortPlan& p) {
+  const uint32_t tiny = p.tinyMaxCount, small = p.smallMaxCount, tile = p.tileKeys;
+  std::vector<uint32_t> sizes = {0, 1, 2, tiny - 1, tiny, tiny + 1, small - 1, small, small + 1, small + 2};
+  for (uint32_t tiles : {1u, 2u, 3u})
+    for (uint32_t d : {0u, 1u, 2u}) sizes.push_back(tiles * tile + d - 1);
+  sizes.push_back(5 * tile + 17);
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  // Interleave empty and one-key segments between the others.
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    out.push_back(sizes[i]);
+    if (i % 3 == 1) out.push_back(i % 2 ? 0 : 1);
+  }
+  return out;
 }
 
 }  // namespace
 
 TEST_CASE("segmented: sizes around every class boundary, both algorithms" * doctest::test_suite(kSuiteSubgroupSizes)) {
-  for (VksortAlgorithm algorithm : {VKSORT_ALGORITHM_ONESWEEP, VKSORT_ALGORITHM_PORTABLE}) {
+  for (VksortAlgorithm algorithm : kAlgorithms) {
     SorterHolder s(nullptr, VKSORT_KEY_U32, VKSORT_VALUE_32, algorithm, 0, false, nullptr, true);
     const VksortSegmentedSortPlan p = segmentedPlan(s, 1 << 16);
     std::mt19937_64 rng = caseRng(1);
@@ -40,10 +74,242 @@ TEST_CASE("segmented: sizes around every class boundary, both algorithms" * doct
     sizes.push_back(3 * p.tileKeys + 17);
     uint32_t total = 5;
     for (uint32_t size : sizes) total += size;
-    const std::vector<uint32_t> offsets = offsetsOf(sizes, 3);
+    const std::vector<uint32_t> offsets = segmentOffsetsOf(sizes, 3);
     const std::vector<uint64_t> keys = makeKeys(total, kKeys[0], Dist::Few, rng);
     checkSegmentedSort(
         s, makeCase(kKeys[0], kValues[1], false, kAllBits, std::string("segmented ") + algorithmName(algorithm)), keys,
         offsets);
   }
+}
+
+TEST_CASE("segmented: Onesweep, every key type x value type x order with a bit range, in every size class") {
+  everyTypeInEveryClass(VKSORT_ALGORITHM_ONESWEEP, 101);
+}
+
+TEST_CASE("segmented: portable, every key type x value type x order with a bit range, in every size class") {
+  everyTypeInEveryClass(VKSORT_ALGORITHM_PORTABLE, 102);
+}
+
+TEST_CASE("segmented: portable with 4-bit digits, 32- and 64-bit keys with bit ranges, in every size class") {
+  // [3,29) takes 7 passes of 4 bits (the result in alt), [5,45) 10.
+  std::mt19937_64 rng = caseRng(103);
+  for (const KeyInfo* key : {&kKeys[2], &kKeys[4]}) {
+    SegmentedSorter s(key->type, VKSORT_VALUE_32, VKSORT_ALGORITHM_PORTABLE, 4);
+    const VksortSegmentedSortPlan p = segmentedPlan(s);
+    for (bool descending : {false, true})
+      checkSegments(
+          s,
+          makeCase(*key, kValues[1], descending, partialRange(*key), what(VKSORT_ALGORITHM_PORTABLE, "4-bit digits")),
+          everyClassSizes(p, rng), Dist::Special, rng);
+  }
+}
+
+TEST_CASE("segmented: every class boundary +-1 and large segments of 1, 1 + 1 and several tiles, 64-bit keys" *
+          doctest::test_suite(kSuiteSubgroupSizes)) {
+  std::mt19937_64 rng = caseRng(104);
+  for (VksortAlgorithm algorithm : kAlgorithms) {
+    SegmentedSorter s(VKSORT_KEY_F64, VKSORT_VALUE_64, algorithm);
+    const VksortSegmentedSortPlan p = segmentedPlan(s);
+    MESSAGE(what(algorithm, "f64 with 64-bit values: tiny up to ")
+            << p.tinyMaxCount << ", small up to " << p.smallMaxCount << ", tiles of " << p.tileKeys);
+    checkSegments(s, makeCase(kKeys[5], kValues[2], true, kAllBits, what(algorithm, "boundaries")), boundarySizes(p),
+                  Dist::Special, rng, 7, 11);
+    SegmentedSorter u(VKSORT_KEY_U64, VKSORT_VALUE_INDEX, algorithm);
+    checkSegments(u,
+                  makeCase(kKeys[3], kValues[3], false, BitRange{0, 40, "bits [0,40)"}, what(algorithm, "boundaries")),
+                  boundarySizes(segmentedPlan(u)), Dist::Uniform, rng, 0, 0);
+  }
+}
+
+TEST_CASE("segmented: stability of equal keys in empty, one-key and boundary-straddling segments, argsort" *
+          doctest::test_suite(kSuiteSubgroupSizes)) {
+  // Equal keys (all equal, 7 distinct, or equal in the sorted bits only) in
+  // segments on both sides of every class boundary: the values (argsort:
+  // each key's position in the whole range) show the order of the ties,
+  // which must be the input order in both directions.
+  std::mt19937_64 rng = caseRng(105);
+  for (VksortAlgorithm algorithm : kAlgorithms) {
+    struct Stable {
+      const KeyInfo* key;
+      const ValueInfo* value;
+      Dist dist;
+      BitRange range;
+    };
+    const Stable cases[] = {
+        {&kKeys[0], &kValues[3], Dist::AllEqual, kAllBits},
+        {&kKeys[5], &kValues[2], Dist::Few, kAllBits},
+        {&kKeys[3], &kValues[3], Dist::Uniform, BitRange{61, 64, "bits [61,64)"}},
+        {&kKeys[1], &kValues[1], Dist::Uniform, BitRange{30, 32, "bits [30,32)"}},
+    };
+    for (const Stable& st : cases) {
+      SegmentedSorter s(st.key->type, st.value->type, algorithm);
+      const VksortSegmentedSortPlan p = segmentedPlan(s);
+      const uint32_t tiny = p.tinyMaxCount, small = p.smallMaxCount, tile = p.tileKeys;
+      const std::vector<uint32_t> sizes = {0,    1,        0, 1, 1,        tiny, tiny + 1, 0, small, small + 1,   1, 0,
+                                           tile, tile + 1, 2, 0, tiny - 1, 0,    0,        1, small, 2 * tile + 3};
+      for (bool descending : {false, true})
+        checkSegments(s, makeCase(*st.key, *st.value, descending, st.range, what(algorithm, distName(st.dist))), sizes,
+                      st.dist, rng, 9, 4);
+    }
+  }
+}
+
+TEST_CASE("segmented: no segments or no keys record nothing and succeed") {
+  std::mt19937_64 rng = caseRng(106);
+  for (VksortAlgorithm algorithm : kAlgorithms) {
+    SegmentedSorter s(VKSORT_KEY_U32, VKSORT_VALUE_32, algorithm);
+    const SortCase c = makeCase(kKeys[0], kValues[1], false, kAllBits, what(algorithm, "nothing to sort"));
+    const std::vector<uint64_t> keys = makeKeys(5000, kKeys[0], Dist::Uniform, rng);
+    // segmentCount 0: one offset, whatever it holds (checkSegmentedSort also
+    // checks that temp was not touched: nothing was recorded).
+    for (uint32_t only : {0u, 17u, 5000u, 0xffffffffu}) checkSegmentedSort(s, c, keys, {only});
+    // count 0, with segments (all empty, or past the count).
+    checkSegmentedSort(s, c, {}, {0, 0, 0});
+    checkSegmentedSort(s, c, {}, {0, 10, 300});
+  }
+}
+
+TEST_CASE("segmented: one segment over every key, and one in the middle with keys before and after untouched") {
+  std::mt19937_64 rng = caseRng(107);
+  for (VksortAlgorithm algorithm : kAlgorithms) {
+    SegmentedSorter s(VKSORT_KEY_I32, VKSORT_VALUE_INDEX, algorithm);
+    const VksortSegmentedSortPlan p = segmentedPlan(s);
+    int variant = 0;
+    for (uint32_t n : {1u, p.tinyMaxCount, p.tinyMaxCount + 1, p.smallMaxCount + 1, 3 * p.tileKeys + 5, 40000u}) {
+      const Dist dist = Dist(variant++ % 3);
+      const bool descending = variant % 2 == 0;
+      const std::vector<uint64_t> keys = makeKeys(n, kKeys[1], dist, rng);
+      checkSegmentedSort(s, makeCase(kKeys[1], kValues[3], descending, kAllBits, what(algorithm, "one segment")), keys,
+                         {0, n});
+      // The middle: [n / 4, n - n / 3), keys on both sides in no segment.
+      const std::vector<uint64_t> around = makeKeys(n + 200, kKeys[1], dist, rng);
+      checkSegmentedSort(s,
+                         makeCase(kKeys[1], kValues[3], !descending, kAllBits, what(algorithm, "one middle segment")),
+                         around, {100 + n / 4, 100 + n - n / 3});
+    }
+  }
+}
+
+TEST_CASE("segmented: 2^20 segments, mostly empty and tiny, a few small and large") {
+  std::mt19937_64 rng = caseRng(108);
+  for (VksortAlgorithm algorithm : kAlgorithms) {
+    SegmentedSorter s(VKSORT_KEY_U32, VKSORT_VALUE_32, algorithm);
+    const VksortSegmentedSortPlan p = segmentedPlan(s);
+    const uint32_t segments = 1u << 20;
+    std::vector<uint32_t> sizes(segments, 0);
+    auto at = [&]() -> uint32_t& { return sizes[rng() % segments]; };
+    for (int i = 0; i < 30000; ++i) at() = 1 + uint32_t(rng() % 4);
+    for (int i = 0; i < 300; ++i) at() = 5 + uint32_t(rng() % (p.tinyMaxCount - 4));
+    for (int i = 0; i < 8; ++i) at() = p.tinyMaxCount + 1 + uint32_t(rng() % (p.smallMaxCount - p.tinyMaxCount));
+    for (int i = 0; i < 2; ++i) at() = p.smallMaxCount + 1 + uint32_t(rng() % (2 * p.tileKeys));
+    sizes.front() = 3;
+    sizes.back() = p.tinyMaxCount;
+    checkSegments(s,
+                  makeCase(kKeys[0], kValues[1], algorithm == VKSORT_ALGORITHM_PORTABLE, kAllBits,
+                           what(algorithm, "2^20 segments")),
+                  sizes, Dist::Uniform, rng, 1, 1);
+  }
+}
+
+TEST_CASE("segmented: a GPU-written segment count below, equal to and above segmentCount (clamped)") {
+  std::mt19937_64 rng = caseRng(109);
+  for (VksortAlgorithm algorithm : kAlgorithms) {
+    SegmentedSorter s(VKSORT_KEY_U64, VKSORT_VALUE_32, algorithm);
+    const VksortSegmentedSortPlan p = segmentedPlan(s);
+    std::vector<uint32_t> sizes = everyClassSizes(p, rng);
+    const std::vector<uint32_t> more = everyClassSizes(p, rng);
+    sizes.insert(sizes.end(), more.begin(), more.end());
+    const std::vector<uint32_t> offsets = segmentOffsetsOf(sizes, 2);
+    const uint32_t segmentCount = uint32_t(sizes.size());
+    const std::vector<uint64_t> keys = makeKeys(offsets.back() + 3, kKeys[3], Dist::Uniform, rng);
+    for (int64_t gpuCount : {int64_t(0), int64_t(1), int64_t(segmentCount / 2), int64_t(segmentCount - 1),
+                             int64_t(segmentCount), int64_t(segmentCount + 1), int64_t(0xffffffffu)})
+      checkSegmentedSort(s,
+                         makeCase(kKeys[3], kValues[1], gpuCount % 2 != 0, kAllBits,
+                                  what(algorithm, "GPU segment count " + std::to_string(gpuCount))),
+                         keys, offsets, gpuCount);
+  }
+}
+
+TEST_CASE("segmented: offsets past count are clamped to count") {
+  std::mt19937_64 rng = caseRng(110);
+  for (VksortAlgorithm algorithm : kAlgorithms) {
+    SegmentedSorter s(VKSORT_KEY_F32, VKSORT_VALUE_32, algorithm);
+    const VksortSegmentedSortPlan p = segmentedPlan(s);
+    const SortCase c = makeCase(kKeys[2], kValues[1], false, kAllBits, what(algorithm, "offsets past count"));
+    const uint32_t n = p.smallMaxCount + 3 * p.tileKeys;
+    const std::vector<uint64_t> keys = makeKeys(n, kKeys[2], Dist::Special, rng);
+    // The last segments cross the count or lie past it.
+    checkSegmentedSort(s, c, keys, {5, 70, n - p.tinyMaxCount / 2, n + 7, n + 5000, 0xfffffff0u, 0xffffffffu});
+    checkSegmentedSort(s, c, keys, {1, n - p.smallMaxCount / 2, 2 * n});          // small once clamped
+    checkSegmentedSort(s, c, keys, {3, p.tinyMaxCount, n + 1000000});             // large, clamped
+    checkSegmentedSort(s, c, keys, {n - 10, 0xffffffffu});                        // tiny once clamped
+    checkSegmentedSort(s, c, keys, {n, n + 1, n + p.tileKeys * 4, 0xffffffffu});  // all empty
+    checkSegmentedSort(s, c, keys, {n + 5, n + 10});
+  }
+}
+
+TEST_CASE("segmented: a decreasing pair of offsets makes an empty segment") {
+  std::mt19937_64 rng = caseRng(111);
+  for (VksortAlgorithm algorithm : kAlgorithms) {
+    SegmentedSorter s(VKSORT_KEY_I64, VKSORT_VALUE_64, algorithm);
+    const VksortSegmentedSortPlan p = segmentedPlan(s);
+    const SortCase c = makeCase(kKeys[4], kValues[2], true, kAllBits, what(algorithm, "decreasing offsets"));
+    const uint32_t tiny = p.tinyMaxCount, small = p.smallMaxCount, tile = p.tileKeys;
+    const uint32_t n = small + 2 * tile + 100;
+    const std::vector<uint64_t> keys = makeKeys(n, kKeys[4], Dist::Uniform, rng);
+    // A decreasing pair at the start (keys before the second offset and
+    // after the last one are in no segment) and at the end: no overlap.
+    checkSegmentedSort(s, c, keys, {n - 1, 10, 10 + tiny, 10 + tiny + small, n - 50});
+    checkSegmentedSort(s, c, keys, {0, tiny + 1, small + tiny, n - 1, 5});
+    checkSegmentedSort(s, c, keys, {0, n - 3, 0});
+    checkSegmentedSort(s, c, keys, {0xffffffffu, 0, n});
+  }
+}
+
+TEST_CASE("segmented: overlapping segments write nothing outside the ranges and do not hang") {
+  // What ends in an overlap is undefined: checkSegmentedSort checks only
+  // the guard bands and the validation layer here.
+  std::mt19937_64 rng = caseRng(112);
+  for (VksortAlgorithm algorithm : kAlgorithms) {
+    SegmentedSorter s(VKSORT_KEY_U32, VKSORT_VALUE_INDEX, algorithm);
+    const VksortSegmentedSortPlan p = segmentedPlan(s);
+    const SortCase c = makeCase(kKeys[0], kValues[3], false, kAllBits, what(algorithm, "overlapping segments"));
+    const uint32_t tiny = p.tinyMaxCount, small = p.smallMaxCount, tile = p.tileKeys;
+    const uint32_t n = small + 3 * tile + 7;
+    const std::vector<uint64_t> keys = makeKeys(n, kKeys[0], Dist::Uniform, rng);
+    // Overlaps within each class, across classes, and large segments whose
+    // tiles together no longer fit temp (each covers every key).
+    checkSegmentedSort(s, c, keys, {0, tiny, tiny / 2, tiny + 3}, -1, true);
+    checkSegmentedSort(s, c, keys, {0, small, 100, small + 100, 50, 60}, -1, true);
+    checkSegmentedSort(s, c, keys, {0, 2 * tile, tile, 3 * tile, 1, tiny, 0, n}, -1, true);
+    checkSegmentedSort(s, c, keys, {0, n, 0, n, 0, n, 0, n, 0, n}, -1, true);
+    checkSegmentedSort(s, c, keys, {n, 0, n, 0, n, 0xffffffffu, 0, 0xffffffffu}, -1, true);
+    // The same with the count from the GPU.
+    checkSegmentedSort(s, c, keys, {0, n, 0, n, 0, n}, 0xffffffff, true);
+  }
+}
+
+TEST_CASE("segmented: offsets all 0xFFFFFFFF make empty segments") {
+  std::mt19937_64 rng = caseRng(113);
+  for (VksortAlgorithm algorithm : kAlgorithms) {
+    SegmentedSorter s(VKSORT_KEY_F64, VKSORT_VALUE_32, algorithm);
+    const VksortSegmentedSortPlan p = segmentedPlan(s);
+    const SortCase c = makeCase(kKeys[5], kValues[1], false, kAllBits, what(algorithm, "offsets all 0xFFFFFFFF"));
+    const std::vector<uint64_t> keys = makeKeys(p.smallMaxCount + 2 * p.tileKeys, kKeys[5], Dist::Special, rng);
+    checkSegmentedSort(s, c, keys, std::vector<uint32_t>(1001, 0xffffffffu));
+    checkSegmentedSort(s, c, keys, std::vector<uint32_t>(2, 0xffffffffu));
+  }
+}
+
+TEST_CASE("segmented: temp sized for more segments than segmentCount") {
+  // The temp memory of maxSegments serves any segmentCount up to it.
+  std::mt19937_64 rng = caseRng(114);
+  SegmentedSorter s(VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_AUTO);
+  const VksortSegmentedSortPlan p = segmentedPlan(s);
+  const std::vector<uint32_t> sizes = everyClassSizes(p, rng);
+  const std::vector<uint32_t> offsets = segmentOffsetsOf(sizes);
+  const std::vector<uint64_t> keys = makeKeys(offsets.back(), kKeys[0], Dist::Few, rng);
+  checkSegmentedSort(s, makeCase(kKeys[0], kValues[0], true, kAllBits, "segmented AUTO, maxSegments 4096"), keys,
+                     offsets, -1, false, 4096);
 }

@@ -299,12 +299,6 @@ void checkTypedSort(const SorterHolder& s, const SortCase& c, const std::vector<
   t.check(where, expectedKeys);
 }
 
-// Every key type (of keyBits bits; 0: all) x value type x order x bit range
-// for one algorithm, at the tile's edges (with Onesweep also the
-// one-workgroup path's: 16, 24 and 12-bit ranges take 2 or 3 passes there),
-// one large sort per order over every bit (the portable algorithm's: many
-// tiles and several scan blocks) and an empty one. radixBits: the portable
-// algorithm's digit width (0: 8); hooks hold the shapes to smaller limits.
 void checkSegmentedSort(const SorterHolder& s, const SortCase& c, const std::vector<uint64_t>& input,
                         const std::vector<uint32_t>& offsets, int64_t gpuSegmentCount, bool overlapping,
                         uint32_t maxSegments) {
@@ -365,6 +359,12 @@ void checkSegmentedSort(const SorterHolder& s, const SortCase& c, const std::vec
   for (const GuardedRange* g : {&keys, &alt, &temp, &values, &altValues, &offsetsBuffer, &countBuffer})
     CHECK_MESSAGE(g->guardsIntact(), "write outside a range");
   requireNoValidationMessages();
+  if (n == 0 || segmentCount == 0) {
+    // Nothing was recorded: not even the clearing of temp's header.
+    const uint8_t* t = static_cast<const uint8_t*>(temp.bytes());
+    CHECK_MESSAGE(std::all_of(t, t + temp.size, [](uint8_t b) { return b == kCanary; }),
+                  "temp was written by a sort with nothing to sort");
+  }
   if (overlapping) return;
 
   const bool inAlt = where == VKSORT_RESULT_IN_ALT;
@@ -407,6 +407,49 @@ void checkSegmentedSort(const SorterHolder& s, const SortCase& c, const std::vec
   CHECK_MESSAGE(touched == n, "a key or value outside every segment changed, first at " << touched);
 }
 
+std::vector<uint32_t> segmentOffsetsOf(const std::vector<uint32_t>& sizes, uint32_t first) {
+  std::vector<uint32_t> offsets{first};
+  for (uint32_t size : sizes) offsets.push_back(offsets.back() + size);
+  return offsets;
+}
+
+VksortSegmentedSortPlan segmentedPlan(const SorterHolder& s, uint32_t count) {
+  VksortSegmentedSortInfo info{};
+  info.sort.count = count;
+  info.segmentCount = 1;
+  VksortSegmentedSortPlan plan{};
+  REQUIRE_MESSAGE(vksortGetSegmentedSortPlan(s.sorter, &info, &plan) == VKSORT_SUCCESS,
+                  std::string(vksortGetLastError()));
+  REQUIRE(plan.tinyMaxCount >= 1);
+  REQUIRE(plan.smallMaxCount >= plan.tinyMaxCount);
+  REQUIRE(plan.tileKeys >= 1);
+  return plan;
+}
+
+std::vector<uint32_t> everyClassSizes(const VksortSegmentedSortPlan& p, std::mt19937_64& rng) {
+  auto between = [&](uint32_t lo, uint32_t hi) { return lo + uint32_t(rng() % (hi - lo + 1)); };
+  const uint32_t tiny = p.tinyMaxCount, small = p.smallMaxCount, tile = p.tileKeys;
+  std::vector<uint32_t> sizes = {0, 1, 1, tiny, between(1, tiny), between(1, tiny)};
+  if (small > tiny) sizes.insert(sizes.end(), {small, between(tiny + 1, small)});
+  sizes.push_back(between(small + 1, std::max(small + 1, tile)));  // one tile where the tile is larger
+  sizes.push_back(between(std::max(small + 1, 2 * tile + 1), std::max(small + 1, 2 * tile + 1) + tile));
+  std::shuffle(sizes.begin(), sizes.end(), rng);
+  return sizes;
+}
+
+void checkSegments(const SorterHolder& s, const SortCase& c, const std::vector<uint32_t>& sizes, Dist dist,
+                   std::mt19937_64& rng, uint32_t first, uint32_t tail) {
+  const std::vector<uint32_t> offsets = segmentOffsetsOf(sizes, first);
+  const std::vector<uint64_t> keys = makeKeys(offsets.back() + tail, *c.key, dist, rng);
+  checkSegmentedSort(s, c, keys, offsets);
+}
+
+// Every key type (of keyBits bits; 0: all) x value type x order x bit range
+// for one algorithm, at the tile's edges (with Onesweep also the
+// one-workgroup path's: 16, 24 and 12-bit ranges take 2 or 3 passes there),
+// one large sort per order over every bit (the portable algorithm's: many
+// tiles and several scan blocks) and an empty one. radixBits: the portable
+// algorithm's digit width (0: 8); hooks hold the shapes to smaller limits.
 void everyTypeOrderAndRange(VksortAlgorithm algorithm, uint32_t keyBits, uint64_t salt, uint32_t radixBits,
                             const VksortTestingHooks* hooks) {
   const bool onesweep = algorithm == VKSORT_ALGORITHM_ONESWEEP;

@@ -102,6 +102,32 @@ void checkSegmentedSort(const SorterHolder& s, const SortCase& c, const std::vec
                         const std::vector<uint32_t>& offsets, int64_t gpuSegmentCount = -1, bool overlapping = false,
                         uint32_t maxSegments = 0);
 
+// A sorter with segmented sorts (VksortCreateInfo::segmented).
+struct SegmentedSorter : SorterHolder {
+  SegmentedSorter(VksortKeyType key, VksortValueType value, VksortAlgorithm algorithm = VKSORT_ALGORITHM_AUTO,
+                  uint32_t portableRadixBits = 0)
+      : SorterHolder(nullptr, key, value, algorithm, portableRadixBits, false, nullptr, true) {}
+};
+
+// CSR offsets of consecutive segments of the given sizes, the first at `first`.
+std::vector<uint32_t> segmentOffsetsOf(const std::vector<uint32_t>& sizes, uint32_t first = 0);
+
+// The segmented sort plan (its size classes and tile) of one segment of
+// `count` keys over every bit.
+VksortSegmentedSortPlan segmentedPlan(const SorterHolder& s, uint32_t count = 1u << 16);
+
+// Segment sizes that cover every size class of p, in random order: empty,
+// one key, tiny ones (up to tinyMaxCount), small ones (up to smallMaxCount),
+// a large one of one tile (where tileKeys > smallMaxCount; else just past
+// the small class) and one of several tiles.
+std::vector<uint32_t> everyClassSizes(const VksortSegmentedSortPlan& p, std::mt19937_64& rng);
+
+// checkSegmentedSort of `dist` keys in consecutive segments of `sizes`,
+// the first at key `first`, with `tail` keys after the last one (keys in no
+// segment, which must stay untouched).
+void checkSegments(const SorterHolder& s, const SortCase& c, const std::vector<uint32_t>& sizes, Dist dist,
+                   std::mt19937_64& rng, uint32_t first = 3, uint32_t tail = 5);
+
 uint64_t readElement(const void* base, size_t i, uint32_t bytes);
 void writeElement(void* base, size_t i, uint32_t bytes, uint64_t v);
 

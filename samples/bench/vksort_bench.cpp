@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -32,8 +33,10 @@
 
 #include "bench_common.h"
 #include "bench_cpu.h"
+#include "segment_workloads.h"
 #include "vk_context.h"
 #include "vksort_keygen_spv.h"
+#include "vksort_segment_keys_spv.h"
 
 namespace {
 
@@ -45,23 +48,20 @@ const char* const kProg = "vksort_bench";
   std::_Exit(1);  // the device may be hung: skip destructors that would wait on it
 }
 
-struct KeyGen {
+// A compute pipeline of the bench's own (key generation, the segmented
+// workaround's keys), with push constants only.
+struct Kernel {
   VkPipelineLayout layout = VK_NULL_HANDLE;
   VkPipeline pipeline = VK_NULL_HANDLE;
-  struct Push {
-    uint64_t keysAddress;
-    uint64_t valuesAddress;
-    bench::GenParams params;
-  };
-  static_assert(sizeof(Push) == 56, "keygen.comp's push constants are 56 bytes");
 
-  void init(VkDevice device) {
+  void init(VkDevice device, const uint32_t* code, size_t codeBytes, uint32_t pushBytes, const char* name) {
     VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    mci.codeSize = sizeof vksort_keygen_spv;
-    mci.pCode = vksort_keygen_spv;
+    mci.codeSize = codeBytes;
+    mci.pCode = code;
     VkShaderModule module;
-    if (vkCreateShaderModule(device, &mci, nullptr, &module) != VK_SUCCESS) die("creating keygen.comp failed");
-    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(Push)};
+    if (vkCreateShaderModule(device, &mci, nullptr, &module) != VK_SUCCESS)
+      die(std::string("creating ") + name + " failed");
+    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes};
     VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     lci.pushConstantRangeCount = 1;
     lci.pPushConstantRanges = &range;
@@ -73,19 +73,35 @@ struct KeyGen {
     pci.stage.pName = "main";
     pci.layout = layout;
     if (vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline) != VK_SUCCESS)
-      die("creating the key generation pipeline failed");
+      die(std::string("creating the pipeline of ") + name + " failed");
     vkDestroyShaderModule(device, module, nullptr);
   }
   void destroy(VkDevice device) {
     vkDestroyPipeline(device, pipeline, nullptr);
     vkDestroyPipelineLayout(device, layout, nullptr);
   }
-  void record(VkCommandBuffer cmd, const Push& p) const {
+  // One invocation per item up to 65,535 workgroups of 256 (the kernels
+  // loop over the rest).
+  template <class Push>
+  void record(VkCommandBuffer cmd, const Push& p, uint32_t items) const {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof p, &p);
-    const uint32_t groups = std::min<uint32_t>((p.params.count + 255) / 256, 65535);
+    const uint32_t groups = std::min<uint32_t>((items + 255) / 256, 65535);
     vkCmdDispatch(cmd, std::max<uint32_t>(groups, 1), 1, 1);
   }
+};
+
+struct KeyGen : Kernel {
+  struct Push {
+    uint64_t keysAddress;
+    uint64_t valuesAddress;
+    bench::GenParams params;
+  };
+  static_assert(sizeof(Push) == 56, "keygen.comp's push constants are 56 bytes");
+  void init(VkDevice device) {
+    Kernel::init(device, vksort_keygen_spv, sizeof vksort_keygen_spv, sizeof(Push), "keygen.comp");
+  }
+  void record(VkCommandBuffer cmd, const Push& p) const { Kernel::record(cmd, p, p.params.count); }
 };
 
 // A host-visible buffer for downloads, cached on the host where the device
@@ -230,6 +246,9 @@ void usage() {
       "  --indirect-max M    an indirect count: buffers and the recorded count are for M keys, and\n"
       "                      each size in --sizes is the live count the GPU reads (at most M)\n"
       "  --validation        enable the Khronos validation layer (any message fails the run)\n"
+      "  --segmented W,...   segmented sorts of the named workloads (segment_workloads.h: SxK,\n"
+      "                      powerlaw4096), u32 keys alone or with u32 values, and the same\n"
+      "                      segments sorted with the segment index in the high key bits\n"
       "  --tuning F=V,...    VksortTuning overrides by field name (vksort_advanced.h), e.g.\n"
       "                      workgroupSize=512,keysPerThread=20 or midsizeMaxCount=off; fields:\n"
       "                      %s\n",
@@ -237,6 +256,314 @@ void usage() {
 }
 
 }  // namespace
+
+// --segmented: what the segmented benchmark needs of main's setup.
+struct SegmentedBench {
+  VkContext& ctx;
+  const bench::CommonOptions& opt;
+  VksortCreateInfo ci;  // the sorter's, segmented
+  const KeyGen& keygen;
+  VkQueryPool queries;
+  std::function<double(uint64_t, uint64_t)> ticksToMs;
+  std::function<void(const bench::Row&)> emit;
+  bench::Row base;
+  std::string algorithmName;
+};
+
+// One timed configuration of --segmented: for each run, `prepare` records
+// the run's fresh input (not timed) and `sort` the sort, between two
+// timestamps. Warm-up as for the plain sorts: batches of at least 20 ms
+// until three agree within 2% (1 to 5 s). Returns the timed runs' times; the
+// last run's input and output stay in the buffers for the check.
+std::vector<double> timeSegmentedRuns(const SegmentedBench& b, const std::function<void(VkCommandBuffer, int)>& prepare,
+                                      const std::function<void(VkCommandBuffer)>& sort) {
+  std::string error;
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<double> perSortMs;
+  uint32_t batch = 2;
+  for (;;) {
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const size_t n = perSortMs.size();
+    const bool settled = n >= 3 && std::max({perSortMs[n - 1], perSortMs[n - 2], perSortMs[n - 3]}) <=
+                                       1.02 * std::min({perSortMs[n - 1], perSortMs[n - 2], perSortMs[n - 3]});
+    if ((elapsed >= 1.0 && settled) || elapsed >= 5.0) break;
+    VkCommandBuffer cmd = b.ctx.beginCommands();
+    vkCmdResetQueryPool(cmd, b.queries, 0, 2);
+    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, b.queries, 0);
+    for (uint32_t k = 0; k < batch; ++k) {
+      fullBarrier(cmd);
+      sort(cmd);
+    }
+    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, b.queries, 1);
+    if (!b.ctx.submitAndWait(cmd, kFenceTimeoutNs * batch, &error)) die(error);
+    uint64_t ts[2];
+    vkGetQueryPoolResults(b.ctx.device, b.queries, 0, 2, sizeof ts, ts, sizeof(uint64_t),
+                          VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    const double ms = b.ticksToMs(ts[0], ts[1]);
+    perSortMs.push_back(ms / batch);
+    if (ms < 20.0 && batch < 8192) {
+      batch *= 2;
+      perSortMs.clear();
+    }
+  }
+  const int total = b.opt.warmup + b.opt.runs;
+  VkCommandBuffer cmd = b.ctx.beginCommands();
+  vkCmdResetQueryPool(cmd, b.queries, 0, uint32_t(2 * total));
+  for (int run = 0; run < total; ++run) {
+    fullBarrier(cmd);
+    prepare(cmd, run);
+    fullBarrier(cmd);
+    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, b.queries, uint32_t(2 * run));
+    sort(cmd);
+    vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, b.queries, uint32_t(2 * run + 1));
+  }
+  if (!b.ctx.submitAndWait(cmd, kFenceTimeoutNs * uint64_t(total), &error)) die(error);
+  std::vector<uint64_t> ts(size_t(2 * total));
+  vkGetQueryPoolResults(b.ctx.device, b.queries, 0, uint32_t(2 * total), ts.size() * sizeof(uint64_t), ts.data(),
+                        sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+  std::vector<double> times;
+  for (int run = b.opt.warmup; run < total; ++run)
+    times.push_back(b.ticksToMs(ts[size_t(2 * run)], ts[size_t(2 * run + 1)]));
+  return times;
+}
+
+// Copies `bytes` of each buffer to the host (after a barrier).
+std::vector<std::vector<uint32_t>> download(VkContext& ctx,
+                                            const std::vector<std::pair<VkBuffer, VkDeviceSize>>& from) {
+  VkDeviceSize total = 0;
+  for (const auto& f : from) total += f.second;
+  Staging staging;
+  staging.init(ctx, std::max<VkDeviceSize>(total, 4));
+  VkCommandBuffer cmd = ctx.beginCommands();
+  fullBarrier(cmd);
+  VkDeviceSize at = 0;
+  for (const auto& f : from) {
+    VkBufferCopy c{0, at, f.second};
+    if (f.second) vkCmdCopyBuffer(cmd, f.first, staging.buffer, 1, &c);
+    at += f.second;
+  }
+  toHostBarrier(cmd);
+  std::string error;
+  if (!ctx.submitAndWait(cmd, kFenceTimeoutNs, &error)) die(error);
+  std::vector<std::vector<uint32_t>> out;
+  at = 0;
+  for (const auto& f : from) {
+    out.emplace_back(size_t(f.second / 4));
+    std::memcpy(out.back().data(), static_cast<const char*>(staging.mapped) + at, size_t(f.second));
+    at += f.second;
+  }
+  staging.destroy(ctx.device);
+  return out;
+}
+
+// Checks a segmented result: every segment of `offsets` holds its input
+// (keys and, where given, values) stably sorted by key, ascending. keyStride:
+// 1 for u32 keys, 2 for the workaround's u64 keys (low word the key, high
+// word the segment index, which must match).
+bench::Check checkSegments(const std::vector<uint32_t>& offsets, const std::vector<uint32_t>& inKeys,
+                           const std::vector<uint32_t>& inValues, const std::vector<uint32_t>& outKeys,
+                           const std::vector<uint32_t>& outValues, uint32_t keyStride) {
+  bench::Check check;
+  std::vector<std::pair<uint32_t, uint32_t>> expect;
+  for (size_t seg = 0; seg + 1 < offsets.size() && check.ok; ++seg) {
+    const uint32_t begin = offsets[seg], end = offsets[seg + 1];
+    expect.clear();
+    for (uint32_t i = begin; i < end; ++i) expect.push_back({inKeys[i], inValues.empty() ? 0u : inValues[i]});
+    std::stable_sort(expect.begin(), expect.end(), [](const auto& a, const auto& c) { return a.first < c.first; });
+    for (uint32_t i = begin; i < end && check.ok; ++i) {
+      const std::pair<uint32_t, uint32_t>& e = expect[i - begin];
+      const bool keyOk =
+          outKeys[size_t(i) * keyStride] == e.first && (keyStride == 1 || outKeys[size_t(i) * 2 + 1] == seg);
+      if (!keyOk || (!inValues.empty() && outValues[i] != e.second))
+        check.fail("segment " + std::to_string(seg) + ", position " + std::to_string(i));
+    }
+  }
+  return check;
+}
+
+// vksort_bench --segmented W,W...: for each workload, a segmented sort of
+// u32 keys (with u32 values, or alone with --value none), then the same
+// segments sorted without segmented sorts: one sort of u64 keys with the
+// segment index in the high word, over bits [0, 32 + log2 segments) (one
+// segment: a plain sort of the u32 keys).
+bool runSegmented(const SegmentedBench& b, const std::vector<std::string>& workloads) {
+  const bool withValues = b.opt.value == bench::kValue32;
+  VksortSorter sorter, sorter64;
+  VksortCreateInfo ci = b.ci;
+  if (vksortCreateSorter(&ci, &sorter) != VKSORT_SUCCESS) die(vksortGetLastError());
+  ci.segmented = VK_FALSE;
+  ci.keyType = VKSORT_KEY_U64;
+  if (vksortCreateSorter(&ci, &sorter64) != VKSORT_SUCCESS) die(vksortGetLastError());
+  Kernel segmentKeys;
+  struct SegmentKeysPush {
+    VkDeviceAddress keys, segmentIds, keys64;
+    uint32_t count;
+  };
+  segmentKeys.init(b.ctx.device, vksort_segment_keys_spv, sizeof vksort_segment_keys_spv, sizeof(SegmentKeysPush),
+                   "segment_keys.comp");
+  bool allOk = true;
+  for (const std::string& name : workloads) {
+    std::vector<uint32_t> offsets;
+    std::string error;
+    if (!bench::segmentWorkloadOffsets(name, offsets, &error)) die("--segmented: " + error);
+    const uint32_t segments = uint32_t(offsets.size() - 1), n = offsets.back();
+    VksortMemoryRequirements req, req64;
+    if (vksortGetSegmentedMemoryRequirements(sorter, n, segments, &req) != VKSORT_SUCCESS ||
+        vksortGetMemoryRequirements(sorter64, n, &req64) != VKSORT_SUCCESS)
+      die(vksortGetLastError());
+    const VkBufferUsageFlags xfer = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    const VkDeviceSize keyBytes = VkDeviceSize(n) * 4, valueBytes = withValues ? keyBytes : 0;
+    GpuBuffer keys = b.ctx.createBuffer(keyBytes, req.keysUsage | xfer, false);
+    GpuBuffer alt = b.ctx.createBuffer(keyBytes, req.altUsage | xfer, false);
+    GpuBuffer input = b.ctx.createBuffer(keyBytes + valueBytes, req.keysUsage | xfer, false);  // the run's input
+    GpuBuffer values, altValues;
+    if (withValues) {
+      values = b.ctx.createBuffer(valueBytes, req.valuesUsage | xfer, false);
+      altValues = b.ctx.createBuffer(valueBytes, req.valuesUsage | xfer, false);
+    }
+    GpuBuffer temp = b.ctx.createBuffer(std::max(req.tempSize, req64.tempSize), req.tempUsage, false);
+    GpuBuffer keys64 = b.ctx.createBuffer(keyBytes * 2, req64.keysUsage | xfer, false);
+    GpuBuffer alt64 = b.ctx.createBuffer(keyBytes * 2, req64.altUsage | xfer, false);
+    // The offsets and each key's segment index, uploaded once.
+    std::vector<uint32_t> segmentIds(n);
+    for (uint32_t seg = 0; seg < segments; ++seg)
+      std::fill(segmentIds.begin() + offsets[seg], segmentIds.begin() + offsets[seg + 1], seg);
+    GpuBuffer offsetsBuffer = b.ctx.createBuffer(
+        offsets.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT, true);
+    std::memcpy(offsetsBuffer.mapped, offsets.data(), offsets.size() * 4);
+    GpuBuffer ids = b.ctx.createBuffer(
+        keyBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT, true);
+    std::memcpy(ids.mapped, segmentIds.data(), size_t(keyBytes));
+
+    // Run r's keys (and values): keygen's u32 keys, uniform, with values
+    // i ^ mask, into keys and values; a copy kept in `input` for the check.
+    KeyGen::Push gen{};
+    gen.keysAddress = deviceAddress(b.ctx.device, keys.buffer);
+    gen.valuesAddress = withValues ? deviceAddress(b.ctx.device, values.buffer) : 0;
+    auto generate = [&](VkCommandBuffer cmd, int run) {
+      gen.params = bench::makeGenParams(bench::runSeed(uint32_t(run), n), n, 0,
+                                        withValues ? bench::kValue32 : bench::kNoValue, bench::kUniform);
+      b.keygen.record(cmd, gen);
+      fullBarrier(cmd);
+      VkBufferCopy k{0, 0, keyBytes}, v{0, keyBytes, valueBytes};
+      vkCmdCopyBuffer(cmd, keys.buffer, input.buffer, 1, &k);
+      if (withValues) vkCmdCopyBuffer(cmd, values.buffer, input.buffer, 1, &v);
+    };
+
+    VksortSegmentedSortInfo si{};
+    si.sort.count = n;
+    si.sort.keys = {keys.buffer, 0, keyBytes};
+    si.sort.alt = {alt.buffer, 0, keyBytes};
+    si.sort.temp = {temp.buffer, 0, req.tempSize};
+    if (withValues) {
+      si.sort.values = {values.buffer, 0, valueBytes};
+      si.sort.altValues = {altValues.buffer, 0, valueBytes};
+    }
+    si.segmentCount = segments;
+    si.segmentOffsets = {offsetsBuffer.buffer, 0, offsets.size() * 4};
+    VksortResultBuffer where = VKSORT_RESULT_IN_KEYS;
+    std::vector<double> times = timeSegmentedRuns(b, generate, [&](VkCommandBuffer cmd) {
+      if (vksortRecordSegmentedSort(sorter, cmd, &si, &where) != VKSORT_SUCCESS) die(vksortGetLastError());
+    });
+    const bool inAlt = where == VKSORT_RESULT_IN_ALT;
+    std::vector<std::vector<uint32_t>> got =
+        download(b.ctx, {{input.buffer, keyBytes + valueBytes},
+                         {inAlt ? alt.buffer : keys.buffer, keyBytes},
+                         {withValues ? (inAlt ? altValues.buffer : values.buffer) : keys.buffer, valueBytes}});
+    const std::vector<uint32_t> inKeys(got[0].begin(), got[0].begin() + n), inValues(got[0].begin() + n, got[0].end());
+    bench::Check check = checkSegments(offsets, inKeys, inValues, got[1], got[2], 1);
+    VksortSegmentedSortPlan plan{};
+    vksortGetSegmentedSortPlan(sorter, &si, &plan);
+    auto row = [&](const std::string& algorithm, const std::vector<double>& t, const bench::Check& c,
+                   VkDeviceSize tempOnly, VkDeviceSize scratch, const std::string& more) {
+      bench::Row r = b.base;
+      r.algorithm = algorithm;
+      r.key = "u32";
+      r.value = withValues ? "u32" : "none";
+      r.workload = name;
+      r.n = n;
+      r.runs = b.opt.runs;
+      r.warmup = b.opt.warmup;
+      r.medianMs = bench::median(t);
+      r.minMs = *std::min_element(t.begin(), t.end());
+      r.tempOnlyBytes = tempOnly;
+      r.tempBytes = scratch;
+      r.verified = c.ok;
+      r.check = "std::stable_sort per segment";
+      r.extra = "\"segments\":" + std::to_string(segments) + ",\"timing\":\"vulkan timestamps\"" + more;
+      if (b.opt.times) r.timesMs = t;
+      if (!c.ok)
+        std::fprintf(stderr, "vksort_bench: WRONG RESULT: %s, %s: %s\n", algorithm.c_str(), name.c_str(),
+                     c.what.c_str());
+      b.emit(r);
+      return c.ok;
+    };
+    char classes[160];
+    std::snprintf(classes, sizeof classes, ",\"path\":\"segmented\",\"tiny_max\":%u,\"small_max\":%u,\"tile\":%u",
+                  plan.tinyMaxCount, plan.smallMaxCount, plan.tileKeys);
+    allOk &=
+        row(b.algorithmName + " segmented", times, check, req.tempSize, req.tempSize + keyBytes + valueBytes, classes);
+
+    // Without segmented sorts: the segment index in the high key bits.
+    uint32_t indexBits = 0;
+    while ((1ull << indexBits) < segments) ++indexBits;
+    VksortSortInfo plain{};
+    plain.count = n;
+    plain.temp = {temp.buffer, 0, req64.tempSize};
+    if (withValues) {
+      plain.values = {values.buffer, 0, valueBytes};
+      plain.altValues = {altValues.buffer, 0, valueBytes};
+    }
+    const bool oneSegment = segments == 1;
+    VksortSorter workaround = oneSegment ? sorter : sorter64;
+    VksortMemoryRequirements plainReq;
+    vksortGetMemoryRequirements(workaround, n, &plainReq);
+    plain.temp.size = plainReq.tempSize;
+    if (oneSegment) {
+      plain.keys = {keys.buffer, 0, keyBytes};
+      plain.alt = {alt.buffer, 0, keyBytes};
+    } else {
+      plain.keys = {keys64.buffer, 0, keyBytes * 2};
+      plain.alt = {alt64.buffer, 0, keyBytes * 2};
+      plain.endBit = 32 + indexBits;
+    }
+    SegmentKeysPush skp{deviceAddress(b.ctx.device, keys.buffer), deviceAddress(b.ctx.device, ids.buffer),
+                        deviceAddress(b.ctx.device, keys64.buffer), n};
+    times = timeSegmentedRuns(
+        b,
+        [&](VkCommandBuffer cmd, int run) {
+          generate(cmd, run);
+          if (!oneSegment) {
+            fullBarrier(cmd);
+            segmentKeys.record(cmd, skp, n);
+          }
+        },
+        [&](VkCommandBuffer cmd) {
+          if (vksortRecordSort(workaround, cmd, &plain, &where) != VKSORT_SUCCESS) die(vksortGetLastError());
+        });
+    const bool plainInAlt = where == VKSORT_RESULT_IN_ALT;
+    const VkBuffer outKeys =
+        oneSegment ? (plainInAlt ? alt.buffer : keys.buffer) : (plainInAlt ? alt64.buffer : keys64.buffer);
+    got = download(b.ctx, {{input.buffer, keyBytes + valueBytes},
+                           {outKeys, keyBytes * (oneSegment ? 1 : 2)},
+                           {withValues ? (plainInAlt ? altValues.buffer : values.buffer) : keys.buffer, valueBytes}});
+    const std::vector<uint32_t> inKeys2(got[0].begin(), got[0].begin() + n),
+        inValues2(got[0].begin() + n, got[0].end());
+    check = checkSegments(offsets, inKeys2, inValues2, got[1], got[2], oneSegment ? 1 : 2);
+    char bits[96];
+    std::snprintf(bits, sizeof bits, ",\"workaround_key\":\"%s\",\"workaround_end_bit\":%u", oneSegment ? "u32" : "u64",
+                  oneSegment ? 32 : 32 + indexBits);
+    allOk &= row(b.algorithmName + (oneSegment ? ", one plain sort" : ", segment index in the high key bits"), times,
+                 check, plainReq.tempSize, plainReq.tempSize + plainReq.altSize + valueBytes, bits);
+
+    for (GpuBuffer* g : {&keys, &alt, &input, &values, &altValues, &temp, &keys64, &alt64, &offsetsBuffer, &ids})
+      if (g->buffer) b.ctx.destroyBuffer(*g);
+  }
+  segmentKeys.destroy(b.ctx.device);
+  vksortDestroySorter(sorter64);
+  vksortDestroySorter(sorter);
+  return allOk;
+}
 
 int main(int argc, char** argv) {
   bench::CommonOptions opt;
@@ -249,7 +576,8 @@ int main(int argc, char** argv) {
   VksortAlgorithm algorithm = VKSORT_ALGORITHM_AUTO;
   uint32_t radixBits = 0;
   uint32_t cpuMax = 1u << 22;
-  uint32_t indirectMax = 0;  // 0: direct counts
+  uint32_t indirectMax = 0;                     // 0: direct counts
+  std::vector<std::string> segmentedWorkloads;  // --segmented
   for (int i = 1; i < argc; ++i) {
     if (bench::parseCommonOption(kProg, argc, argv, i, opt)) continue;
     const std::string a = argv[i];
@@ -282,6 +610,13 @@ int main(int argc, char** argv) {
     } else if (a == "--tuning") {
       parseTuning(next(), &tuning);
       haveTuning = true;
+    } else if (a == "--segmented") {
+      std::string list = next();
+      for (size_t at = 0; at <= list.size();) {
+        const size_t comma = std::min(list.find(',', at), list.size());
+        segmentedWorkloads.push_back(list.substr(at, comma - at));
+        at = comma + 1;
+      }
     } else {
       usage();
       return a == "--help" || a == "-h" ? 0 : 2;
@@ -374,6 +709,16 @@ int main(int argc, char** argv) {
   };
 
   std::printf("%-16s %12s %12s %12s %10s  %s\n", "algorithm", "N", "median us", "min us", "G keys/s", "check");
+  if (!segmentedWorkloads.empty()) {
+    if (opt.key != 0 || (opt.value != bench::kNoValue && opt.value != bench::kValue32) || opt.descending ||
+        opt.beginBit != 0 || opt.endBit != 32)
+      die("--segmented sorts u32 keys, alone or with u32 values, ascending, every bit");
+    SegmentedBench sb{ctx, opt, ci, keygen, queries, ticksToMs, emit, base, algorithmName};
+    sb.ci.segmented = VK_TRUE;
+    const bool ok = runSegmented(sb, segmentedWorkloads);
+    if (json) std::fclose(json);
+    return ok ? 0 : 1;
+  }
   bool allOk = true;
   std::map<uint32_t, double> gpuMs, cpuBestMs;
   struct CpuInput {

@@ -1,5 +1,7 @@
-// One camera-facing quad (two triangles, 6 vertices) per instance; instance k
-// draws particle values[k], so the draw order is the sorted order.
+// One camera-facing quad (two triangles, 6 vertices) per instance. One draw
+// per emitter: its instance k draws particle values[segmentBase + k], the
+// emitter's k-th farthest visible particle, so the draw order is the sorted
+// order.
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #include "particles.glsl"
@@ -9,7 +11,7 @@ layout(location = 1) flat out vec4 outColor;
 const vec2 kCorners[6] = vec2[](vec2(-1, -1), vec2(1, -1), vec2(1, 1), vec2(-1, -1), vec2(1, 1), vec2(-1, 1));
 
 void main() {
-  const uint id = Words(values).v[gl_InstanceIndex];
+  const uint id = Words(values).v[segmentBase + uint(gl_InstanceIndex)];
   const Particle p = Particles(particles).p[id];
   const vec3 v = viewSpace(p.position);
   const vec2 corner = kCorners[gl_VertexIndex];

@@ -1,19 +1,26 @@
-// vksort_viewer: a million camera-facing particles, alpha-blended back to
-// front, depth-sorted by vksort every frame. One command buffer per frame
-// holds: culling and compaction (a compute pass that writes the visible count
-// into a VkDrawIndirectCommand), the sort (vksort reads that count
-// indirectly), the draw (vkCmdDrawIndirect, instance k = the k-th farthest
-// particle) and a Dear ImGui overlay.
+// vksort_viewer: a million camera-facing particles from several emitters
+// (6 by default, each with its own place, shape, colour and particle count),
+// alpha-blended back to front, depth-sorted by ONE vksort segmented sort every
+// frame: emitter e's particles are segment e of the keys and ids. One command
+// buffer per frame holds: culling (a compute pass that writes each emitter's
+// keys and ids into its segment, visible ones first, and counts them into the
+// emitter's VkDrawIndirectCommand), the segmented sort (vksortRecordSegmentedSort,
+// one segment per emitter), one vkCmdDrawIndirect per emitter, farthest
+// emitter first (instance k = the emitter's k-th farthest particle), and a
+// Dear ImGui overlay.
 //
-//   vksort_viewer [--particles N] [--frames F] [--width W] [--height H] [--key-bits 32|24|16|8]
-//                 [--no-sort] [--headless] [--out FILE.png] [--check]
+//   vksort_viewer [--particles N] [--emitters E] [--frames F] [--width W] [--height H]
+//                 [--key-bits 32|24|16|8] [--no-sort] [--headless] [--out FILE.png] [--check]
 //
+// --emitters: 1 ... 8 (default 6); the particles are shared among them.
 // --headless renders offscreen (no window, no swapchain); --out writes the
 // last frame as PNG (headless, or windowed where the swapchain allows copies);
 // --check compares the last frame at a grid of pixels with a CPU reference
-// that composites the same particles sorted on the CPU, and exits 1 if they
-// differ (an unsorted frame must fail it).
+// that composites the same particles, each emitter sorted on the CPU and the
+// emitters in the same order as the draws, and exits 1 if they differ (an
+// unsorted frame must fail it).
 #include <vksort/vksort.h>
+#include <vksort/vksort_advanced.h>
 #include <vulkan/vulkan.h>  // the loader's prototypes, also used by Debian's prebuilt ImGui backends
 
 #define GLFW_INCLUDE_NONE
@@ -55,8 +62,11 @@ constexpr uint64_t kFenceTimeoutNs = 60ull * 1000 * 1000 * 1000;
 constexpr float kBackground[3] = {0.02f, 0.02f, 0.04f};
 constexpr float kNear = 0.05f;
 
+constexpr uint32_t kMaxEmitters = 8;  // particles.glsl's
+
 struct Options {
   uint32_t particles = 1000000;
+  uint32_t emitters = 6;
   int frames = 0;  // 0: until the window closes (headless: 1)
   uint32_t width = 1280, height = 720;
   int keyBits = 32;
@@ -73,10 +83,22 @@ struct Particle {
 struct Push {
   float eye[4], right[4], up[4], forward[4];
   float focal[2];
-  uint32_t count, keyMode;
-  VkDeviceAddress particles, keys, values, drawArgs;
+  uint32_t count, keyMode, emitterCount, segmentBase;
+  VkDeviceAddress particles, keys, values, emitters;
 };
-static_assert(sizeof(Push) == 112, "Push must match particles.glsl");
+static_assert(sizeof(Push) == 120, "Push must match particles.glsl");
+
+// particles.glsl's Emitters: rewritten every frame by vkCmdUpdateBuffer, then the culling pass
+// counts into draws[e].instanceCount and culled[e]. segmentOffsets is what the segmented sort reads.
+struct EmitterTable {
+  VkDrawIndirectCommand draws[kMaxEmitters];  // emitter e's draw: 6 vertices, its visible particles
+  uint32_t culled[kMaxEmitters];
+  uint32_t firstParticle[kMaxEmitters];
+  uint32_t segmentOffsets[kMaxEmitters + 1];  // CSR: segment e = keys [segmentOffsets[e], segmentOffsets[e + 1])
+};
+static_assert(offsetof(EmitterTable, culled) == 128 && offsetof(EmitterTable, segmentOffsets) == 192 &&
+                  sizeof(EmitterTable) == 228,
+              "EmitterTable must match particles.glsl");
 
 struct Camera {
   float eye[3], right[3], up[3], forward[3];
@@ -96,35 +118,68 @@ struct Image {
   VkImageView view = VK_NULL_HANDLE;
 };
 
-// A few overlapping, differently coloured gaussian clouds. Particle i's cloud
-// is random, so the buffer order has nothing to do with depth.
-std::vector<Particle> makeParticles(uint32_t n) {
-  constexpr int kClouds = 7;
-  const float centers[kClouds][3] = {{0, 0, 0},           {0.9f, 0.3f, 0.2f},    {-0.8f, -0.2f, 0.5f},
-                                     {0.2f, 0.8f, -0.7f}, {-0.3f, -0.9f, -0.4f}, {0.6f, -0.5f, -0.8f},
-                                     {-0.7f, 0.6f, -0.1f}};
-  const float sigma[kClouds] = {0.45f, 0.3f, 0.35f, 0.3f, 0.3f, 0.25f, 0.3f};
-  const uint32_t palette[kClouds] = {0xff3020ffu, 0xff20d040u, 0xffff6020u, 0xff20e0ffu,
-                                     0xffff30e0u, 0xff30ffffu, 0xffffffffu};  // ABGR: unpackUnorm4x8 reads R first
+// The emitters: gaussian clouds at different places, of different shapes (sigma per axis),
+// tints and shares of the particles. Each is bounded (kCutoff) and set apart from the others, so
+// that no two of them share any volume: see recordFrame for why drawing whole emitters in camera
+// order then looks right.
+struct EmitterSpec {
+  const char* name;
+  float center[3];
+  float sigma[3];
+  uint32_t color;   // ABGR: unpackUnorm4x8 reads R first
+  uint32_t weight;  // its share of the particles
+};
+const EmitterSpec kEmitters[kMaxEmitters] = {
+    {"red", {0.10f, -0.10f, 0.00f}, {0.27f, 0.25f, 0.27f}, 0xff3828ffu, 24},
+    {"green", {1.30f, 0.35f, -0.20f}, {0.22f, 0.08f, 0.22f}, 0xff30d040u, 17},   // a flat disc
+    {"blue", {-0.60f, -0.45f, 1.05f}, {0.18f, 0.28f, 0.18f}, 0xffff6828u, 15},   // tall
+    {"yellow", {0.30f, 0.80f, -1.20f}, {0.32f, 0.13f, 0.13f}, 0xff20d8ffu, 13},  // long along x
+    {"magenta", {1.35f, -0.80f, -1.20f}, {0.20f, 0.20f, 0.20f}, 0xffff40e0u, 11},
+    {"cyan", {1.00f, -0.42f, 0.85f}, {0.13f, 0.13f, 0.28f}, 0xffffe040u, 9},  // long along z
+    {"white", {-1.00f, 0.70f, -0.40f}, {0.15f, 0.15f, 0.15f}, 0xffffffffu, 7},
+    {"orange", {0.20f, -0.85f, 1.20f}, {0.12f, 0.12f, 0.12f}, 0xff1890ffu, 4}};
+// Each cloud is cut off at kCutoff sigmas: an ellipsoid, and no two emitters' ellipsoids meet.
+constexpr float kCutoff = 2.5f;
+
+// Emitter e gets particles [first[e], first[e] + counts[e]), by weight (the rest to emitter 0).
+void splitParticles(uint32_t n, uint32_t emitters, uint32_t* first, uint32_t* counts) {
+  uint32_t weights = 0, given = 0;
+  for (uint32_t e = 0; e < emitters; ++e) weights += kEmitters[e].weight;
+  for (uint32_t e = 0; e < emitters; ++e) given += counts[e] = uint32_t(uint64_t(n) * kEmitters[e].weight / weights);
+  counts[0] += n - given;
+  for (uint32_t e = 0; e < emitters; ++e) first[e] = e == 0 ? 0 : first[e - 1] + counts[e - 1];
+}
+
+// Emitter-major: each emitter's particles are contiguous, in random order within it, so the
+// buffer order has nothing to do with depth.
+std::vector<Particle> makeParticles(uint32_t n, uint32_t emitters) {
+  uint32_t first[kMaxEmitters], counts[kMaxEmitters];
+  splitParticles(n, emitters, first, counts);
   std::vector<Particle> p(n);
   uint32_t state = 0x12345678u;
   auto uniform = [&state]() {
     state = mix32(state + 0x9e3779b9u);
     return (float(state >> 8) + 0.5f) * (1.0f / 16777216.0f);
   };
-  for (uint32_t i = 0; i < n; ++i) {
-    const int c = int(mix32(i * 0x85ebca6bu + 17u) % kClouds);
-    for (int a = 0; a < 3; a += 2) {
-      const float r = std::sqrt(-2.0f * std::log(uniform())), t = 6.2831853f * uniform();
-      p[i].position[a] = centers[c][a] + sigma[c] * r * std::cos(t);
-      if (a == 0) p[i].position[1] = centers[c][1] + sigma[c] * r * std::sin(t);
+  for (uint32_t e = 0; e < emitters; ++e) {
+    const EmitterSpec& em = kEmitters[e];
+    for (uint32_t i = first[e]; i < first[e] + counts[e]; ++i) {
+      float g[4];  // normal samples, Box-Muller: two per pair of uniforms; drawn again past the cutoff
+      do {
+        for (int a = 0; a < 4; a += 2) {
+          const float r = std::sqrt(-2.0f * std::log(uniform())), t = 6.2831853f * uniform();
+          g[a] = r * std::cos(t), g[a + 1] = r * std::sin(t);
+        }
+      } while (g[0] * g[0] + g[1] * g[1] + g[2] * g[2] > kCutoff * kCutoff);
+      for (int a = 0; a < 3; ++a) p[i].position[a] = em.center[a] + em.sigma[a] * g[a];
+      // Dark cores, bright shells, and a little noise: sorted, each emitter shows its bright
+      // outside; unsorted, particles from its core and its far side show through.
+      const float shell = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) / kCutoff;
+      const float k = 0.3f + 0.6f * shell * shell + 0.1f * uniform();
+      uint32_t rgb = 0;
+      for (int ch = 0; ch < 3; ++ch) rgb |= uint32_t(float((em.color >> (8 * ch)) & 255u) * k) << (8 * ch);
+      p[i].color = rgb | 0xff000000u;
     }
-    // Brightness varies a little within a cloud.
-    const uint32_t base = palette[c];
-    const float k = 0.7f + 0.3f * uniform();
-    uint32_t rgb = 0;
-    for (int ch = 0; ch < 3; ++ch) rgb |= uint32_t(float((base >> (8 * ch)) & 255u) * k) << (8 * ch);
-    p[i].color = rgb | 0xff000000u;
   }
   return p;
 }
@@ -181,6 +236,8 @@ class Viewer {
   // Per frame.
   void buildOverlay();
   void buildWindow();
+  void planFrame();
+  VksortSegmentedSortInfo sortInfo() const;
   void recordFrame(VkCommandBuffer cmd, uint32_t imageIndex, bool readback);
   void fillPush(Push* p) const;
   bool checkAgainstCpu(const std::vector<uint8_t>& rgba);
@@ -203,7 +260,15 @@ class Viewer {
   VksortSorter sorterF32_ = nullptr, sorterU32_ = nullptr;
   VksortMemoryRequirements req_{};
   std::vector<Particle> particles_;
-  Buffer particleBuf_, keys_, alt_, values_, altValues_, temp_, drawArgs_, stats_, pixels_;
+  Buffer particleBuf_, keys_, alt_, values_, altValues_, temp_, emitters_, stats_, pixels_;
+
+  // Emitters: emitterCount_ of them; emitter e owns particles [first_[e], first_[e] + size_[e]).
+  uint32_t emitterCount_ = 0;
+  uint32_t first_[kMaxEmitters] = {}, size_[kMaxEmitters] = {};
+  // This frame (planFrame): active particles per emitter, the segments' CSR offsets over the
+  // active ones, the order of the draws (farthest emitter first), and visible counts (read back).
+  uint32_t activeOf_[kMaxEmitters] = {}, offsets_[kMaxEmitters + 1] = {}, order_[kMaxEmitters] = {};
+  uint32_t visibleOf_[kMaxEmitters] = {};
   VkQueryPool queries_ = VK_NULL_HANDLE;
 
   // Pipelines.
@@ -421,7 +486,8 @@ void Viewer::createInstanceAndDevice() {
   pci.queueFamilyIndex = family_;
   VK(vkCreateCommandPool(device_, &pci, nullptr, &pool_));
 
-  // Two sorters over the same buffers: f32 view depth (all 32 bits) and quantised u32 depth (top 24/16/8 bits).
+  // Two sorters over the same buffers, both for segmented sorts: f32 view depth (all 32 bits) and
+  // quantised u32 depth (top 24/16/8 bits).
   for (VksortKeyType type : {VKSORT_KEY_F32, VKSORT_KEY_U32}) {
     VksortCreateInfo ci{};
     ci.instance = instance_;
@@ -431,6 +497,7 @@ void Viewer::createInstanceAndDevice() {
     ci.pDeviceCreateInfo = &dci;
     ci.keyType = type;
     ci.valueType = VKSORT_VALUE_32;  // the values are the particle ids written by the culling pass
+    ci.segmented = VK_TRUE;          // vksortRecordSegmentedSort: one segment per emitter
     VksortSorter* s = type == VKSORT_KEY_F32 ? &sorterF32_ : &sorterU32_;
     if (vksortCreateSorter(&ci, s) != VKSORT_SUCCESS) die(vksortGetLastError());
   }
@@ -438,9 +505,12 @@ void Viewer::createInstanceAndDevice() {
 
 void Viewer::createBuffers() {
   const uint32_t n = opt_.particles;
+  emitterCount_ = opt_.emitters;
+  splitParticles(n, emitterCount_, first_, size_);
+  // Segmented sorts of up to n keys (all particles active) in emitterCount_ segments.
   VksortMemoryRequirements r32;
-  if (vksortGetMemoryRequirements(sorterF32_, n, &req_) != VKSORT_SUCCESS ||
-      vksortGetMemoryRequirements(sorterU32_, n, &r32) != VKSORT_SUCCESS)
+  if (vksortGetSegmentedMemoryRequirements(sorterF32_, n, emitterCount_, &req_) != VKSORT_SUCCESS ||
+      vksortGetSegmentedMemoryRequirements(sorterU32_, n, emitterCount_, &r32) != VKSORT_SUCCESS)
     die(vksortGetLastError());
   req_.tempSize = std::max(req_.tempSize, r32.tempSize);
   req_.tempUsage |= r32.tempUsage;
@@ -453,15 +523,16 @@ void Viewer::createBuffers() {
   values_ = makeBuffer(req_.valuesSize, req_.valuesUsage | r32.valuesUsage, local);
   altValues_ = makeBuffer(req_.valuesSize, req_.valuesUsage | r32.valuesUsage, local);
   temp_ = makeBuffer(req_.tempSize, req_.tempUsage, local);
-  // A VkDrawIndirectCommand whose instanceCount the culling pass fills and vksort reads as its count.
-  drawArgs_ = makeBuffer(sizeof(VkDrawIndirectCommand),
+  // The EmitterTable: the per-emitter draws (the culling pass counts into them), the segment
+  // offsets the sort reads (storage), written by vkCmdUpdateBuffer and copied to stats_.
+  emitters_ = makeBuffer(sizeof(EmitterTable),
                          VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                              VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                          local);
-  stats_ = makeBuffer(sizeof(VkDrawIndirectCommand), VK_BUFFER_USAGE_TRANSFER_DST_BIT, host);
+  stats_ = makeBuffer(sizeof(EmitterTable::draws), VK_BUFFER_USAGE_TRANSFER_DST_BIT, host);
 
   // Upload the particles through a staging buffer.
-  particles_ = makeParticles(n);
+  particles_ = makeParticles(n, emitterCount_);
   Buffer staging = makeBuffer(sizeof(Particle) * n, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, host);
   std::memcpy(staging.mapped, particles_.data(), sizeof(Particle) * n);
   VkCommandBuffer cmd = beginOneTime();
@@ -704,11 +775,61 @@ void Viewer::fillPush(Push* p) const {
   p->particles = particleBuf_.address;
   p->keys = keys_.address;
   p->values = values_.address;
-  p->drawArgs = drawArgs_.address;
+  p->emitterCount = emitterCount_;
+  p->segmentBase = 0;  // set per draw
+  p->emitters = emitters_.address;
 }
 
 const char* const kKeyModes[4] = {"32 bits: f32 view depth", "24 bits: u32 depth, bits [8, 32)",
                                   "16 bits: u32 depth, bits [16, 32)", "8 bits: u32 depth, bits [24, 32)"};
+
+// This frame's segments and draw order. The active particles (the slider) are shared among the
+// emitters by their sizes; segment e of the keys and ids holds emitter e's active particles, so
+// the CSR offsets are the prefix sums of those counts (recordFrame writes them to the GPU).
+void Viewer::planFrame() {
+  const uint32_t total = uint32_t(active_);
+  uint32_t given = 0;
+  for (uint32_t e = 0; e < emitterCount_; ++e)
+    given += activeOf_[e] = uint32_t(uint64_t(size_[e]) * total / opt_.particles);
+  for (uint32_t e = 0; e < emitterCount_ && given < total; ++e) {  // the rounding's remainder
+    const uint32_t more = std::min(total - given, size_[e] - activeOf_[e]);
+    activeOf_[e] += more;
+    given += more;
+  }
+  offsets_[0] = 0;
+  for (uint32_t e = 0; e < emitterCount_; ++e) offsets_[e + 1] = offsets_[e] + activeOf_[e];
+  // The emitters are drawn by the view depth of their centres, farthest first (see recordFrame).
+  float depth[kMaxEmitters];
+  for (uint32_t e = 0; e < emitterCount_; ++e) {
+    depth[e] = 0;
+    for (int k = 0; k < 3; ++k) depth[e] += (kEmitters[e].center[k] - camera_.eye[k]) * camera_.forward[k];
+    order_[e] = e;
+  }
+  std::stable_sort(order_, order_ + emitterCount_, [&depth](uint32_t a, uint32_t b) { return depth[a] > depth[b]; });
+}
+
+// The frame's one sort: every active particle's key and id, one segment per emitter.
+VksortSegmentedSortInfo Viewer::sortInfo() const {
+  VksortSegmentedSortInfo ssi{};
+  VksortSortInfo& si = ssi.sort;
+  si.count = uint32_t(active_);  // the keys the segments cover: the active particles, visible or culled
+  si.keys = {keys_.buffer, 0, req_.keysSize};
+  si.alt = {alt_.buffer, 0, req_.altSize};
+  si.values = {values_.buffer, 0, req_.valuesSize};
+  si.altValues = {altValues_.buffer, 0, req_.valuesSize};
+  si.temp = {temp_.buffer, 0, req_.tempSize};
+  si.descending = VK_TRUE;  // far first; culled particles (key 0) last
+  if (keyMode_ > 0) {
+    si.beginBit = uint32_t(8 * keyMode_);  // the top 24, 16 or 8 bits of the quantised depth
+    si.endBit = 32;
+  }
+  si.timestampQueryPool = queries_;
+  si.firstTimestampQuery = 2;
+  ssi.segmentCount = emitterCount_;
+  ssi.segmentOffsets = {emitters_.buffer, offsetof(EmitterTable, segmentOffsets),
+                        VkDeviceSize(emitterCount_ + 1) * sizeof(uint32_t)};
+  return ssi;
+}
 
 void Viewer::buildOverlay() {
   if (window_) {
@@ -734,15 +855,31 @@ void Viewer::buildWindow() {
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_Always);
     ImGui::Begin("vksort viewer", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove);
     ImGui::Text("%s", props_.deviceName);
-    ImGui::Text("particles: %d active, %u visible after culling", active_, visible_);
+    ImGui::Text("particles: %d active in %u emitters, %u visible after culling", active_, emitterCount_, visible_);
     if (timestamps_)
       ImGui::Text("GPU ms: cull %.3f  sort %.3f  draw %.3f", cullMs_, sortMs_, drawMs_);
     else
       ImGui::Text("GPU ms: (no timestamps on this queue)");
-    const uint32_t bits = keyMode_ == 0 ? 32u : uint32_t(32 - 8 * keyMode_);
-    ImGui::Text("vksort Onesweep LSD radix: %s keys, bits [%u, 32), %u pass%s,", keyMode_ == 0 ? "f32" : "u32",
-                32u - bits, (bits + 7) / 8, bits > 8 ? "es" : "");
-    ImGui::Text("descending (far first), u32 particle ids as values, indirect count");
+    const VksortSegmentedSortInfo ssi = sortInfo();
+    VksortSegmentedSortPlan plan{};
+    if (vksortGetSegmentedSortPlan(keyMode_ == 0 ? sorterF32_ : sorterU32_, &ssi, &plan) != VKSORT_SUCCESS)
+      die(vksortGetLastError());
+    ImGui::Text("vksort segmented sort: %u segments (1 per emitter), %s keys, bits [%u, 32),", emitterCount_,
+                keyMode_ == 0 ? "f32" : "u32", ssi.sort.beginBit);
+    ImGui::Text("descending (far first), u32 particle ids as values, culled ones last");
+    ImGui::Text("by size: <= %u keys a subgroup, <= %u a workgroup, else %u radix pass%s", plan.tinyMaxCount,
+                plan.smallMaxCount, plan.passes, plan.passes == 1 ? "" : "es");
+    ImGui::Text("emitters (segments), drawn farthest first by the depth of their centre:");
+    for (uint32_t k = 0; k < emitterCount_; ++k) {
+      const uint32_t e = order_[k], n = activeOf_[e], c = kEmitters[e].color;
+      const ImVec4 tint(float(c & 255u) / 255, float((c >> 8) & 255u) / 255, float((c >> 16) & 255u) / 255, 1);
+      ImGui::TextColored(tint, "  %-7s %8u keys, %-9s %8u visible", kEmitters[e].name, n,
+                         n == 0                    ? "empty"
+                         : n <= plan.tinyMaxCount  ? "subgroup"
+                         : n <= plan.smallMaxCount ? "workgroup"
+                                                   : "radix",
+                         visibleOf_[e]);
+    }
     ImGui::Checkbox("sort back to front (off: blending artefacts)", &sort_);
     ImGui::Combo("key bits", &keyMode_, kKeyModes, 4);
     ImGui::SliderInt("particles", &active_, 1, int(opt_.particles), "%d", ImGuiSliderFlags_Logarithmic);
@@ -770,12 +907,18 @@ void Viewer::recordFrame(VkCommandBuffer cmd, uint32_t imageIndex, bool readback
           VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
           VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
           VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-  const VkDrawIndirectCommand args{6, 0, 0, 0};  // 6 vertices per quad; instanceCount counted by the cull pass
-  vkCmdUpdateBuffer(cmd, drawArgs_.buffer, 0, sizeof args, &args);
-  barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+  // The emitter table: this frame's segment offsets (planFrame) and zeroed counters.
+  EmitterTable table{};
+  for (VkDrawIndirectCommand& d : table.draws) d = {6, 0, 0, 0};  // 6 vertices per quad; instanceCount: the cull's
+  std::memcpy(table.firstParticle, first_, sizeof first_);
+  std::memcpy(table.segmentOffsets, offsets_, sizeof offsets_);
+  vkCmdUpdateBuffer(cmd, emitters_.buffer, 0, sizeof table, &table);
+  barrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+          VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
 
-  // 1. Culling and compaction: keys, particle ids and the visible count.
+  // 1. Culling: each emitter's keys and particle ids into its segment, visible ones first, and
+  // its visible count into its draw.
   Push push;
   fillPush(&push);
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, cull_);
@@ -783,35 +926,22 @@ void Viewer::recordFrame(VkCommandBuffer cmd, uint32_t imageIndex, bool readback
   vkCmdDispatch(cmd, (uint32_t(active_) + 255) / 256, 1, 1);
   if (queries_) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, queries_, 1);
 
-  // vksort.h, "Before the sort": the keys, values and the indirect count written above must be
-  // visible to COMPUTE_SHADER (read and write); earlier uses of alt, altValues and temp must be done
-  // before COMPUTE_SHADER | TRANSFER (the first barrier of the frame covers those). The same barrier
-  // makes the count visible to the indirect draw and to the stats copy.
+  // vksort.h, "Before the sort": the keys and values written above (and the segment offsets,
+  // written by the update before the culling pass and made visible by the barrier after it) must
+  // be visible to COMPUTE_SHADER (read and write); earlier uses of alt, altValues and temp must be
+  // done before COMPUTE_SHADER | TRANSFER (the first barrier of the frame covers those). The same
+  // barrier makes the visible counts visible to the indirect draws and to the stats copy.
   barrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT |
               VK_PIPELINE_STAGE_VERTEX_SHADER_BIT,
           VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT |
               VK_ACCESS_TRANSFER_READ_BIT);
 
-  // 2. The sort: descending depth, the count read from drawArgs.instanceCount on the GPU.
+  // 2. The sort: one segmented sort, one segment per emitter, descending depth within each.
   VkDeviceAddress sortedIds = values_.address;
   if (sort_) {
-    VksortSortInfo si{};
-    si.count = uint32_t(active_);  // the most the culling pass can write; the real count is read indirectly
-    si.keys = {keys_.buffer, 0, req_.keysSize};
-    si.alt = {alt_.buffer, 0, req_.altSize};
-    si.values = {values_.buffer, 0, req_.valuesSize};
-    si.altValues = {altValues_.buffer, 0, req_.valuesSize};
-    si.temp = {temp_.buffer, 0, req_.tempSize};
-    si.descending = VK_TRUE;
-    if (keyMode_ > 0) {
-      si.beginBit = uint32_t(8 * keyMode_);  // the top 24, 16 or 8 bits of the quantised depth
-      si.endBit = 32;
-    }
-    si.countBuffer = {drawArgs_.buffer, offsetof(VkDrawIndirectCommand, instanceCount), 4};
-    si.timestampQueryPool = queries_;
-    si.firstTimestampQuery = 2;
-    if (vksortRecordSort(keyMode_ == 0 ? sorterF32_ : sorterU32_, cmd, &si, &where_) != VKSORT_SUCCESS)
+    const VksortSegmentedSortInfo ssi = sortInfo();
+    if (vksortRecordSegmentedSort(keyMode_ == 0 ? sorterF32_ : sorterU32_, cmd, &ssi, &where_) != VKSORT_SUCCESS)
       die(vksortGetLastError());
     sortedIds = where_ == VKSORT_RESULT_IN_KEYS ? values_.address : altValues_.address;
     // vksort.h, "After the sort": the results were last written by COMPUTE_SHADER (SHADER_WRITE);
@@ -841,7 +971,23 @@ void Viewer::recordFrame(VkCommandBuffer cmd, uint32_t imageIndex, bool readback
   vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, draw_);
   push.values = sortedIds;  // vksort left the push constants undefined: push them again
   vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof push, &push);
-  vkCmdDrawIndirect(cmd, drawArgs_.buffer, 0, 1, sizeof(VkDrawIndirectCommand));
+  // One draw per emitter, each back to front within itself (its sorted segment). The emitters go
+  // in camera order, farthest centre first (planFrame), not in a fixed order: with a fixed order,
+  // from half of the viewpoints a far emitter would be drawn over a near one wherever the two
+  // overlap on screen. Drawing whole emitters one after the other is right as long as no two of
+  // them interleave in depth where they overlap on screen. That is what makes it fine for this
+  // demo: its emitters are convex clouds of similar sizes that share no volume (kEmitters:
+  // ellipsoids cut off at kCutoff sigmas that never meet), so one is entirely behind the other
+  // along every line of sight through both, and their centres' depths order them so from every
+  // viewpoint the camera takes. Emitters that share volume (smoke through fire) would need all
+  // their particles in one sort: --emitters 1. --check composites the emitters in this same order.
+  for (uint32_t k = 0; k < emitterCount_; ++k) {
+    const uint32_t e = order_[k];
+    if (activeOf_[e] == 0) continue;
+    vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_VERTEX_BIT,
+                       offsetof(Push, segmentBase), sizeof(uint32_t), &offsets_[e]);
+    vkCmdDrawIndirect(cmd, emitters_.buffer, e * sizeof(VkDrawIndirectCommand), 1, sizeof(VkDrawIndirectCommand));
+  }
   vkCmdEndRenderPass(cmd);
   if (queries_) vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, queries_, 4);
 
@@ -861,9 +1007,9 @@ void Viewer::recordFrame(VkCommandBuffer cmd, uint32_t imageIndex, bool readback
   ImGui_ImplVulkan_RenderDrawData(ImGui::GetDrawData(), cmd);
   vkCmdEndRenderPass(cmd);
 
-  // 5. Copies for the host: the visible count, and the frame when asked.
-  VkBufferCopy copy{0, 0, sizeof(VkDrawIndirectCommand)};
-  vkCmdCopyBuffer(cmd, drawArgs_.buffer, stats_.buffer, 1, &copy);
+  // 5. Copies for the host: the visible counts (the draws), and the frame when asked.
+  VkBufferCopy copy{offsetof(EmitterTable, draws), 0, sizeof(EmitterTable::draws)};
+  vkCmdCopyBuffer(cmd, emitters_.buffer, stats_.buffer, 1, &copy);
   if (readback) {
     VkBufferImageCopy bic{};
     bic.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
@@ -887,8 +1033,9 @@ std::vector<uint8_t> Viewer::readbackPixels() const {
   return rgba;
 }
 
-// The CPU reference: the same visible particles (same culling test), sorted far to near on the
-// CPU, composited "over" the background at pixel centres with the shaders' opacity profile.
+// The CPU reference: the same visible particles (same culling test), emitter by emitter in the
+// order of the draws, each emitter's sorted far to near on the CPU, composited "over" the
+// background at pixel centres with the shaders' opacity profile.
 bool Viewer::checkAgainstCpu(const std::vector<uint8_t>& rgba) {
   struct Splat {
     float x, y, z;
@@ -898,20 +1045,25 @@ bool Viewer::checkAgainstCpu(const std::vector<uint8_t>& rgba) {
   fillPush(&p);
   const float radius = p.up[3], opacity = p.forward[3];
   std::vector<Splat> splats;
-  for (uint32_t i = 0; i < uint32_t(active_); ++i) {
-    float d[3], v[3];
-    for (int k = 0; k < 3; ++k) d[k] = particles_[i].position[k] - p.eye[k];
-    v[0] = d[0] * p.right[0] + d[1] * p.right[1] + d[2] * p.right[2];
-    v[1] = d[0] * p.up[0] + d[1] * p.up[1] + d[2] * p.up[2];
-    v[2] = d[0] * p.forward[0] + d[1] * p.forward[1] + d[2] * p.forward[2];
-    if (v[2] < camera_.nearZ || v[2] > camera_.farZ || std::fabs(v[0]) - radius > v[2] / p.focal[0] ||
-        std::fabs(v[1]) - radius > v[2] / p.focal[1])
-      continue;
-    Splat s{v[0], v[1], v[2], {}};
-    for (int ch = 0; ch < 3; ++ch) s.rgb[ch] = float((particles_[i].color >> (8 * ch)) & 255u) / 255.0f;
-    splats.push_back(s);
+  for (uint32_t n = 0; n < emitterCount_; ++n) {
+    const uint32_t e = order_[n];
+    const size_t begin = splats.size();
+    for (uint32_t i = first_[e]; i < first_[e] + activeOf_[e]; ++i) {
+      float d[3], v[3];
+      for (int k = 0; k < 3; ++k) d[k] = particles_[i].position[k] - p.eye[k];
+      v[0] = d[0] * p.right[0] + d[1] * p.right[1] + d[2] * p.right[2];
+      v[1] = d[0] * p.up[0] + d[1] * p.up[1] + d[2] * p.up[2];
+      v[2] = d[0] * p.forward[0] + d[1] * p.forward[1] + d[2] * p.forward[2];
+      if (v[2] < camera_.nearZ || v[2] > camera_.farZ || std::fabs(v[0]) - radius > v[2] / p.focal[0] ||
+          std::fabs(v[1]) - radius > v[2] / p.focal[1])
+        continue;
+      Splat s{v[0], v[1], v[2], {}};
+      for (int ch = 0; ch < 3; ++ch) s.rgb[ch] = float((particles_[i].color >> (8 * ch)) & 255u) / 255.0f;
+      splats.push_back(s);
+    }
+    std::stable_sort(splats.begin() + std::ptrdiff_t(begin), splats.end(),
+                     [](const Splat& a, const Splat& b) { return a.z > b.z; });
   }
-  std::stable_sort(splats.begin(), splats.end(), [](const Splat& a, const Splat& b) { return a.z > b.z; });
   const int gx = 32, gy = 18;
   double maxErr = 0, sumErr = 0;
   int samples = 0;
@@ -942,9 +1094,10 @@ bool Viewer::checkAgainstCpu(const std::vector<uint8_t>& rgba) {
   const double tolerance = 4.0;  // in 8-bit steps: the target blends in half floats, the blit rounds
   const bool ok = samples > 0 && maxErr <= tolerance;
   std::printf(
-      "check: %d pixels against a CPU-sorted reference of %zu visible particles: max error %.2f, "
-      "mean %.3f (of 255; tolerance %.1f): %s\n",
-      samples, splats.size(), maxErr, samples ? sumErr / (3.0 * samples) : 0.0, tolerance, ok ? "PASS" : "FAIL");
+      "check: %d pixels against a CPU reference of %zu visible particles in %u emitters, each sorted on the "
+      "CPU, in the draws' order: max error %.2f, mean %.3f (of 255; tolerance %.1f): %s\n",
+      samples, splats.size(), emitterCount_, maxErr, samples ? sumErr / (3.0 * samples) : 0.0, tolerance,
+      ok ? "PASS" : "FAIL");
   return ok;
 }
 
@@ -968,8 +1121,9 @@ int Viewer::run() {
   keyMode_ = opt_.keyBits == 32 ? 0 : opt_.keyBits == 24 ? 1 : opt_.keyBits == 16 ? 2 : 3;
   active_ = int(opt_.particles);
   rotate_ = !opt_.headless;
-  std::printf("vksort_viewer: %s, %u particles, %ux%u, %s\n", props_.deviceName, opt_.particles, width_, height_,
-              opt_.headless ? "headless" : "windowed");
+  std::printf("vksort_viewer: %s, %u particles in %u emitters (", props_.deviceName, opt_.particles, emitterCount_);
+  for (uint32_t e = 0; e < emitterCount_; ++e) std::printf("%s%s %u", e ? ", " : "", kEmitters[e].name, size_[e]);
+  std::printf("), one segmented sort per frame, %ux%u, %s\n", width_, height_, opt_.headless ? "headless" : "windowed");
 
   VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, nullptr, pool_,
                                  VK_COMMAND_BUFFER_LEVEL_PRIMARY, 1};
@@ -1009,6 +1163,7 @@ int Viewer::run() {
     last = now;
     if (opt_.headless) angle_ = 0.6f + 0.05f * float(frame);  // deterministic frames
     camera_ = makeCamera(angle_, width_, height_);
+    planFrame();
     buildOverlay();
     const bool readback = lastFrame && (!opt_.out.empty() || opt_.check) && (!window_ || canReadSwapchain_);
     recordFrame(cmd, imageIndex, readback);
@@ -1035,7 +1190,9 @@ int Viewer::run() {
       die("the frame did not finish within 60 s");
     VK(vkResetFences(device_, 1, &fence));
 
-    visible_ = static_cast<const VkDrawIndirectCommand*>(stats_.mapped)->instanceCount;
+    visible_ = 0;
+    for (uint32_t e = 0; e < emitterCount_; ++e)
+      visible_ += visibleOf_[e] = static_cast<const VkDrawIndirectCommand*>(stats_.mapped)[e].instanceCount;
     if (queries_) {
       uint64_t t[5];
       VK(vkGetQueryPoolResults(device_, queries_, 0, 5, sizeof t, t, sizeof(uint64_t), VK_QUERY_RESULT_64_BIT));
@@ -1047,8 +1204,9 @@ int Viewer::run() {
       ++framesDone;
     }
     if (opt_.headless || frames > 0)
-      std::printf("frame %d: %u of %d visible, cull %.2f ms, sort %.2f ms (%s), draw %.2f ms\n", frame, visible_,
-                  active_, cullMs_, sortMs_, sort_ ? kKeyModes[keyMode_] : "sort off", drawMs_);
+      std::printf("frame %d: %u of %d visible, cull %.2f ms, sort %.2f ms (%s%u segments, %s), draw %.2f ms\n", frame,
+                  visible_, active_, cullMs_, sortMs_, sort_ ? "segmented, " : "sort off: ", emitterCount_,
+                  kKeyModes[keyMode_], drawMs_);
     if (readback) {
       const std::vector<uint8_t> rgba = readbackPixels();
       if (!opt_.out.empty()) {
@@ -1063,7 +1221,8 @@ int Viewer::run() {
   }
 
   if (framesDone > 0 && sort_)
-    std::printf("mean sort time over %d frames: %.3f ms\n", framesDone, sortSum / framesDone);
+    std::printf("mean segmented sort time over %d frames (%u segments): %.3f ms\n", framesDone, emitterCount_,
+                sortSum / framesDone);
   vkDeviceWaitIdle(device_);
   ImGui_ImplVulkan_Shutdown();
   if (window_) ImGui_ImplGlfw_Shutdown();
@@ -1079,7 +1238,7 @@ int Viewer::run() {
   vkDestroyRenderPass(device_, particlePass_, nullptr);
   vkDestroyRenderPass(device_, overlayPass_, nullptr);
   if (queries_) vkDestroyQueryPool(device_, queries_, nullptr);
-  for (Buffer* b : {&particleBuf_, &keys_, &alt_, &values_, &altValues_, &temp_, &drawArgs_, &stats_})
+  for (Buffer* b : {&particleBuf_, &keys_, &alt_, &values_, &altValues_, &temp_, &emitters_, &stats_})
     destroyBuffer(*b);
   vksortDestroySorter(sorterF32_);
   vksortDestroySorter(sorterU32_);
@@ -1106,6 +1265,8 @@ int main(int argc, char** argv) {
     };
     if (a == "--particles")
       o.particles = uint32_t(std::strtoul(next(), nullptr, 0));
+    else if (a == "--emitters")
+      o.emitters = uint32_t(std::strtoul(next(), nullptr, 0));
     else if (a == "--frames")
       o.frames = std::atoi(next());
     else if (a == "--width")
@@ -1124,12 +1285,16 @@ int main(int argc, char** argv) {
       o.check = true;
     else {
       std::printf(
-          "usage: vksort_viewer [--particles N] [--frames F] [--width W] [--height H] [--key-bits 32|24|16|8]\n"
-          "                     [--no-sort] [--headless] [--out FILE.png] [--check]\n");
+          "usage: vksort_viewer [--particles N] [--emitters E] [--frames F] [--width W] [--height H]\n"
+          "                     [--key-bits 32|24|16|8] [--no-sort] [--headless] [--out FILE.png] [--check]\n"
+          "Particles from E emitters (1 ... %u, default 6), depth-sorted by one vksort segmented sort per frame,\n"
+          "one segment per emitter.\n",
+          kMaxEmitters);
       return a == "--help" ? 0 : 2;
     }
   }
   if (o.particles < 1 || o.particles > VKSORT_MAX_COUNT) die("--particles must be 1 ... 2^30");
+  if (o.emitters < 1 || o.emitters > kMaxEmitters) die("--emitters must be 1 ... " + std::to_string(kMaxEmitters));
   if (o.keyBits != 32 && o.keyBits != 24 && o.keyBits != 16 && o.keyBits != 8) die("--key-bits: 32, 24, 16 or 8");
   if (o.width < 64 || o.height < 64 || o.width > 8192 || o.height > 8192) die("--width/--height: 64 ... 8192");
   Viewer viewer(o);
