@@ -29,11 +29,13 @@
 // for the network's 55.
 //
 // Segmented sorts (SEGMENTED) run the same network per segment, over the
-// segments that segment_bins.comp listed: VKSORT_SEGMENTED_WORKGROUP sorts
-// one small segment per workgroup; VKSORT_SEGMENTED_SUBGROUP one tiny
-// segment per subgroup, with a network of SG_SIZE x KEYS_PER_THREAD
-// elements that never leaves the subgroup (registers and shuffles only, no
-// shared memory). Indices are then within the segment; argsort writes the
+// segments that segment_bins.comp listed in their class (SEGMENT_CLASS):
+// VKSORT_SEGMENTED_WORKGROUP sorts one small segment per workgroup;
+// VKSORT_SEGMENTED_LANES one segment per group of LANES lanes (micro: 1,
+// tiny: 8, subgroup: the whole subgroup), with a network of LANES x
+// KEYS_PER_THREAD elements that never leaves the lanes (registers and
+// shuffles only, no shared memory), so that a subgroup sorts SG_SIZE / LANES
+// segments at once. Indices are then within the segment; argsort writes the
 // position in the whole keys range.
 //
 // Keys and values are read once (keys twice: the second time by index, for
@@ -56,8 +58,11 @@ layout(constant_id = VKSORT_SC_VALUE_INDEX) const bool VALUE_INDEX = false;  // 
 // order cannot be seen and the network carries no index; the output is the
 // sort bits mapped back to keys (the dispatcher's choice per sort).
 layout(constant_id = VKSORT_SC_NO_INDEX) const bool NO_INDEX = false;
-// Segmented sorts: VKSORT_SEGMENTED_NONE, _SUBGROUP or _WORKGROUP.
+// Segmented sorts: VKSORT_SEGMENTED_NONE, _LANES or _WORKGROUP; the class
+// (VKSORT_SEGMENT_CLASS_*) and, for _LANES, the lanes per segment.
 layout(constant_id = VKSORT_SC_SEGMENTED) const uint SEGMENTED = VKSORT_SEGMENTED_NONE;
+layout(constant_id = VKSORT_SC_SEGMENT_CLASS) const uint SEGMENT_CLASS = VKSORT_SEGMENT_CLASS_SMALL;
+layout(constant_id = VKSORT_SC_SEGMENT_LANES) const uint LANES = 1;
 // Segmented sorts: what precedes the segments' area in temp (segments.glsl).
 layout(constant_id = VKSORT_SC_RADIX_BITS) const uint TABLE_RADIX_BITS = 8;
 layout(constant_id = VKSORT_SC_RING_SLOTS) const uint SEGMENT_RING_SLOTS = 0;
@@ -65,14 +70,15 @@ layout(constant_id = VKSORT_SC_RING_SLOTS) const uint SEGMENT_RING_SLOTS = 0;
 #include "common.glsl"
 #include "segments.glsl"
 
-const bool PER_SUBGROUP = SEGMENTED == VKSORT_SEGMENTED_SUBGROUP;
-// The network's elements: the workgroup's, or with PER_SUBGROUP each subgroup's.
-const uint CAPACITY = (PER_SUBGROUP ? SG_SIZE : WG_SIZE) * KEYS_PER_THREAD;
+// Networks that never leave a group of lanes: no shared memory, no barrier.
+const bool IN_SUBGROUP = SEGMENTED == VKSORT_SEGMENTED_LANES;
+// The network's elements: the workgroup's, or each group of lanes'.
+const uint CAPACITY = (IN_SUBGROUP ? LANES : WG_SIZE) * KEYS_PER_THREAD;
 // Partners less than this far apart are in the same subgroup.
 const uint SHUFFLE_SPAN = KEYS_PER_THREAD * SG_SIZE;
 // Elements in shared memory (none with PER_SUBGROUP: CAPACITY is then
 // SHUFFLE_SPAN, and no step goes through shared memory).
-const uint SHARED_ELEMENTS = PER_SUBGROUP ? 1u : CAPACITY;
+const uint SHARED_ELEMENTS = IN_SUBGROUP ? 1u : CAPACITY;
 
 // The network's elements while a run of steps goes through shared memory:
 // sort bits (low, high) and input index.
@@ -153,26 +159,29 @@ void registerStep(uint j, uint k, uint t) {
 
 void main() {
   // This invocation's place in the network, the keys' first index and count.
-  const uint t = PER_SUBGROUP ? gl_SubgroupInvocationID : gl_SubgroupID * SG_SIZE + gl_SubgroupInvocationID;
+  const uint t = IN_SUBGROUP ? gl_SubgroupInvocationID % LANES : gl_SubgroupID * SG_SIZE + gl_SubgroupInvocationID;
   uint first = 0u, count;
   if (SEGMENTED == VKSORT_SEGMENTED_NONE) {
     count = sortCount();
   } else {
-    // The segment: uniform in the subgroup (PER_SUBGROUP) or the workgroup.
-    // A subgroup without one sorts nothing but stays for the workgroup's
-    // barrier at the end.
-    const bool tiny = PER_SUBGROUP;
-    const uint i = tiny ? segmentGridIndex() * NUM_SUBGROUPS + gl_SubgroupID : segmentGridIndex();
-    const uint listed = segmentHeader().v[tiny ? VKSORT_SEG_TINY_COUNT : VKSORT_SEG_SMALL_COUNT];
-    if (!tiny && i >= listed) return;  // uniform
-    const uvec2 segment = i < listed ? segmentList().v[tiny ? i : pc.segmentCount - 1u - i] : uvec2(0u);
+    // The segment: one per group of lanes or per workgroup. Lanes without
+    // one sort nothing but stay for the workgroup's barrier at the end.
+    const uint i = IN_SUBGROUP ? (segmentGridIndex() * NUM_SUBGROUPS + gl_SubgroupID) * (SG_SIZE / LANES) +
+                                     gl_SubgroupInvocationID / LANES
+                               : segmentGridIndex();
+    const uint listed = segmentHeader().v[segmentClassCount(SEGMENT_CLASS)];
+    if (!IN_SUBGROUP && i >= listed) return;  // uniform
+    const uvec2 segment = i < listed ? segmentList().v[segmentListIndex(SEGMENT_CLASS, i)] : uvec2(0u);
     first = segment.x;
     count = segment.y - segment.x;
   }
   const uvec2 mask = rangeMask();
   // The network sorts the first `size` elements: count rounded up to a
   // power of two. Elements past it take no part.
-  const uint size = count <= 1u ? 1u : 1u << (findMSB(count - 1u) + 1);
+  uint size = count <= 1u ? 1u : 1u << (findMSB(count - 1u) + 1);
+  // Groups of lanes run the stages of the subgroup's largest segment, so
+  // that the subgroup stays uniform (shorter ones carry all-ones padding).
+  if (IN_SUBGROUP) size = subgroupMax(size);
 
   [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
     const uint i = t * KEYS_PER_THREAD + e;
@@ -191,7 +200,7 @@ void main() {
     // (PER_SUBGROUP first, so that the block and its barriers are gone
     // before the loop is unrolled: lavapipe stops a subgroup's network at a
     // barrier in a loop that other subgroups have left.)
-    if (!PER_SUBGROUP && k / 2u >= SHUFFLE_SPAN) {
+    if (!IN_SUBGROUP && k / 2u >= SHUFFLE_SPAN) {
       [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
         const uint i = t * KEYS_PER_THREAD + e;
         sLo[i] = gLo[e];
@@ -247,7 +256,7 @@ void main() {
       // no other invocation reads before the next barrier.
     }
     // Subgroups whose elements all lie past `size` sit the rest of the stage out.
-    if (PER_SUBGROUP || gl_SubgroupID * SHUFFLE_SPAN < size) {
+    if (IN_SUBGROUP || gl_SubgroupID * SHUFFLE_SPAN < size) {
       // Partners in other invocations of the subgroup: element i ^ j is item
       // e of lane ^ (j / KEYS_PER_THREAD).
       [[unroll]] for (uint j = min(k / 2u, SHUFFLE_SPAN / 2u); j >= KEYS_PER_THREAD; j >>= 1) {

@@ -61,9 +61,10 @@
 // its block sums, from a 16-byte boundary, the segments' area:
 //   [0, 128)             counters and dispatch commands (u32 words below),
 //                        zeroed with vkCmdFillBuffer before every sort
-//   [128, ...)           the binned segments: segmentCount uvec2 (begin,
-//                        end), tiny ones from the front, small ones from the
-//                        back
+//   [128, ...)           the binned segments: 2 segmentCount uvec2 (begin,
+//                        end), tiny ones from the front and small ones from
+//                        the back of the first half, micro ones from the
+//                        front and subgroup ones from the back of the second
 //   [..., ...)           per large-segment tile, from a 16-byte boundary: a
 //                        uvec4 (first tile of its segment, its segment's
 //                        begin and end, the segment's number among the
@@ -82,6 +83,10 @@
 #define VKSORT_SEG_TILES_DISPATCH 12  // VkDispatchIndirectCommand: 3 u32
 #define VKSORT_SEG_BLOCKS_DISPATCH 16 // the table scan's blocks: 3 u32
 #define VKSORT_SEG_LARGE_COUNT 20     // large segments with tiles (Onesweep: histograms handed out)
+#define VKSORT_SEG_MICRO_COUNT 21     // micro segments binned
+#define VKSORT_SEG_SUBGROUP_COUNT 22  // subgroup-class segments binned
+#define VKSORT_SEG_MICRO_DISPATCH 24  // VkDispatchIndirectCommand: 3 u32
+#define VKSORT_SEG_SUBGROUP_DISPATCH 28  // VkDispatchIndirectCommand: 3 u32
 // A large segment's histograms: 256 u32 per pass, then its done counter,
 // padded to 16 bytes.
 #define VKSORT_SEG_HISTOGRAM_WORDS(passes) ((passes)*VKSORT_RADIX + 4u)

@@ -3,10 +3,10 @@
 // One invocation per segment reads its CSR offsets, clamps them to the keys
 // range (past pc.count: clamped; an end below its begin: empty), and puts
 // the segment in its size class:
-//  - tiny (1 to TINY_MAX keys) and small (up to SMALL_MAX keys): its (begin,
-//    end) goes to the segment list, tiny ones from the front, small ones
-//    from the back, for the bitonic kernels that sort one per subgroup or
-//    per workgroup;
+//  - micro (1 to MICRO_MAX keys), tiny (up to TINY_MAX), subgroup (up to
+//    SUBGROUP_MAX) and small (up to SMALL_MAX): its (begin, end) goes to the
+//    class's segment list (segments.glsl), for the bitonic kernels that sort
+//    one per invocation, per few lanes, per subgroup or per workgroup;
 //  - large: it takes ceil(keys / tileKeys) consecutive tiles of the large
 //    segments' radix passes and a number among the large segments, and
 //    writes each tile's (first tile, begin, end, number). Tiles are handed out with a compare-and-swap that never passes
@@ -27,9 +27,18 @@ layout(local_size_x_id = VKSORT_SC_WG_SIZE) in;
 layout(constant_id = VKSORT_SC_WG_SIZE) const uint WG_SIZE = 256;
 layout(constant_id = VKSORT_SC_SG_SIZE) const uint SG_SIZE = 32;
 layout(constant_id = VKSORT_SC_RADIX_BITS) const uint RADIX_BITS = 8;  // the tile table's digit width
-layout(constant_id = VKSORT_SC_SEGMENT_TINY_MAX) const uint TINY_MAX = 256;
+// The classes' largest segments, smallest class first.
+layout(constant_id = VKSORT_SC_SEGMENT_MICRO_MAX) const uint MICRO_MAX = 16;
+layout(constant_id = VKSORT_SC_SEGMENT_TINY_MAX) const uint TINY_MAX = 64;
+layout(constant_id = VKSORT_SC_SEGMENT_SUBGROUP_MAX) const uint SUBGROUP_MAX = 256;
 layout(constant_id = VKSORT_SC_SEGMENT_SMALL_MAX) const uint SMALL_MAX = 2048;
-layout(constant_id = VKSORT_SC_SEGMENT_GROUP) const uint TINY_GROUP = 4;  // tiny segments per workgroup
+// The kernels of lanes: subgroups per workgroup, and the tiny class's lanes
+// per segment. Segments per workgroup of each class's kernel:
+layout(constant_id = VKSORT_SC_SEGMENT_GROUP) const uint GROUP = 4;
+layout(constant_id = VKSORT_SC_SEGMENT_LANES) const uint TINY_LANES = 8;
+const uint MICRO_PER_GROUP = GROUP * SG_SIZE;
+const uint TINY_PER_GROUP = GROUP * SG_SIZE / TINY_LANES;
+const uint SUBGROUP_PER_GROUP = GROUP;
 // common.glsl's key helpers need these; the bins kernel reads no keys.
 const uint KEY_WORDS = 1;
 const uint KEY_KIND = 0;
@@ -77,17 +86,23 @@ void main() {
   U32Buf header = segmentHeader();
   U32x2Buf list = segmentList();
 
-  // Tiny and small: a place in the list.
-  const bool tiny = size != 0u && size <= TINY_MAX;
-  const bool small = size > TINY_MAX && size <= SMALL_MAX;
-  uint classEnd;
-  const uint tinySlot = takeSlots(header, VKSORT_SEG_TINY_COUNT, tiny ? 1u : 0u, classEnd);
-  if (tiny) list.v[tinySlot] = uvec2(begin, end);
-  if (subgroupElect() && classEnd != 0u)
-    growGrid(header, VKSORT_SEG_TINY_DISPATCH, (classEnd + TINY_GROUP - 1u) / TINY_GROUP);
-  const uint smallSlot = takeSlots(header, VKSORT_SEG_SMALL_COUNT, small ? 1u : 0u, classEnd);
-  if (small) list.v[pc.segmentCount - 1u - smallSlot] = uvec2(begin, end);
-  if (subgroupElect() && classEnd != 0u) growGrid(header, VKSORT_SEG_SMALL_DISPATCH, classEnd);
+  // Micro, tiny, subgroup and small: a place in the class's list, and a
+  // grid for the class's kernel.
+  const uint segmentClass = size == 0u           ? ~0u
+                            : size <= MICRO_MAX    ? VKSORT_SEGMENT_CLASS_MICRO
+                            : size <= TINY_MAX     ? VKSORT_SEGMENT_CLASS_TINY
+                            : size <= SUBGROUP_MAX ? VKSORT_SEGMENT_CLASS_SUBGROUP
+                            : size <= SMALL_MAX    ? VKSORT_SEGMENT_CLASS_SMALL
+                                                   : ~0u;
+  const uint commands[4] = {VKSORT_SEG_MICRO_DISPATCH, VKSORT_SEG_TINY_DISPATCH, VKSORT_SEG_SUBGROUP_DISPATCH,
+                            VKSORT_SEG_SMALL_DISPATCH};
+  const uint perGroup[4] = {MICRO_PER_GROUP, TINY_PER_GROUP, SUBGROUP_PER_GROUP, 1u};
+  for (uint c = 0; c < 4u; ++c) {
+    uint classEnd;
+    const uint slot = takeSlots(header, segmentClassCount(c), segmentClass == c ? 1u : 0u, classEnd);
+    if (segmentClass == c) list.v[segmentListIndex(c, slot)] = uvec2(begin, end);
+    if (subgroupElect() && classEnd != 0u) growGrid(header, commands[c], (classEnd + perGroup[c] - 1u) / perGroup[c]);
+  }
 
   // Large: consecutive tiles, handed out per subgroup by compare-and-swap,
   // never past the capacity (so the counter cannot wrap either).
@@ -117,7 +132,8 @@ void main() {
   first = subgroupBroadcastFirst(first);
   if (first == ~0u) return;  // uniform
   // The segment's number among the large ones (Onesweep: its histograms).
-  const uint large = takeSlots(header, VKSORT_SEG_LARGE_COUNT, tiles != 0u ? 1u : 0u, classEnd);
+  uint largeEnd;
+  const uint large = takeSlots(header, VKSORT_SEG_LARGE_COUNT, tiles != 0u ? 1u : 0u, largeEnd);
   if (tiles == 0u) return;
   U32x4Buf tileInfo = segmentTiles();
   const uint mine = first + before;

@@ -29,12 +29,13 @@ uvec2 segmentAreaOffset() {
 Address segmentArea() { return addressAdd(address(pc.temp), segmentAreaOffset()); }
 U32Buf segmentHeader() { return U32Buf(segmentArea()); }
 // The binned segments: (begin, end), tiny ones from index 0 up, small ones
-// from index pc.segmentCount - 1 down.
+// from index pc.segmentCount - 1 down, micro ones from pc.segmentCount up,
+// subgroup ones from 2 pc.segmentCount - 1 down.
 U32x2Buf segmentList() { return U32x2Buf(addressAdd(segmentArea(), uint(VKSORT_SEG_HEADER_BYTES))); }
 // Per large-segment tile: (its segment's first tile, begin, end, the
 // segment's number among the large ones).
 Address segmentTilesAddress() {
-  const uint listBytes16 = (pc.segmentCount + 1u) / 2u;  // the list's bytes / 16
+  const uint listBytes16 = pc.segmentCount;  // the list's bytes / 16
   return addressAdd(addressAdd(segmentArea(), uint(VKSORT_SEG_HEADER_BYTES)), uvec2(listBytes16 << 4, listBytes16 >> 28));
 }
 U32x4Buf segmentTiles() { return U32x4Buf(segmentTilesAddress()); }
@@ -47,6 +48,20 @@ U32Buf segmentHistogram(uint large) {
   umulExtended(large, VKSORT_SEG_HISTOGRAM_WORDS(pc.passes) * 4u, offset.y, offset.x);
   const uint tilesBytes = pc.numTiles * 16u;  // < 2^27: numTiles << 8 < 2^31
   return U32Buf(addressAdd(addressAdd(segmentTilesAddress(), tilesBytes), offset));
+}
+
+// A class's counter (header word) and the list index of its i-th segment.
+uint segmentClassCount(uint segmentClass) {
+  return segmentClass == VKSORT_SEGMENT_CLASS_MICRO  ? VKSORT_SEG_MICRO_COUNT
+         : segmentClass == VKSORT_SEGMENT_CLASS_TINY ? VKSORT_SEG_TINY_COUNT
+         : segmentClass == VKSORT_SEGMENT_CLASS_SUBGROUP ? VKSORT_SEG_SUBGROUP_COUNT
+                                                         : VKSORT_SEG_SMALL_COUNT;
+}
+uint segmentListIndex(uint segmentClass, uint i) {
+  return segmentClass == VKSORT_SEGMENT_CLASS_MICRO  ? pc.segmentCount + i
+         : segmentClass == VKSORT_SEGMENT_CLASS_TINY ? i
+         : segmentClass == VKSORT_SEGMENT_CLASS_SUBGROUP ? 2u * pc.segmentCount - 1u - i
+                                                         : pc.segmentCount - 1u - i;
 }
 
 // Tile `tile` of the large segments, of tileKeys keys: its keys [start,

@@ -141,6 +141,11 @@ struct BitonicKernels {
   uint32_t keysPerThread[3];
 };
 
+// Segmented sorts: the micro class's keys per invocation (its largest
+// segment), and the tiny class's keys per lane.
+constexpr uint32_t kSegmentMicroKeys = 16;
+constexpr uint32_t kSegmentTinyKeys = 8;
+
 // Everything a sorter decides at creation, as plain values: which algorithm,
 // the kernels' shapes for this device and key type. No Vulkan handles, so
 // that planSort can be tested without a GPU.
@@ -175,13 +180,16 @@ struct Config {
   BitonicKernels bitonic;           // with the index: up to bitonicMaxCount, and half
   BitonicKernels bitonicKeys;       // without it: up to bitonicKeysMaxCount, half and a quarter
   // Segmented sorts (VksortCreateInfo::segmented): the bins kernel's
-  // workgroup, and the bitonic kernels of the tiny class (one segment per
-  // subgroup, segmentTinyGroup subgroups per workgroup, segmentTinyKeys
-  // keys per invocation) and of the small class (one per workgroup).
+  // workgroup; the bitonic kernels of lanes, segmentGroup subgroups per
+  // workgroup: micro (one invocation, kSegmentMicroKeys keys), tiny
+  // (segmentTinyLanes lanes of kSegmentTinyKeys keys) and subgroup (the
+  // subgroup, segmentSubgroupKeys keys per lane); and the small class's (one
+  // workgroup; 0: none).
   bool segmented;
   uint32_t segmentBinsWorkgroup;
-  uint32_t segmentTinyGroup;
-  uint32_t segmentTinyKeys;
+  uint32_t segmentGroup;
+  uint32_t segmentTinyLanes;
+  uint32_t segmentSubgroupKeys;
   uint32_t segmentSmallWorkgroup;
   uint32_t segmentSmallKeys;
 
@@ -196,10 +204,13 @@ struct Config {
   // to a quarter of midsizeMaxCount.
   bool hasMidsizeHalf() const { return hasMidsize() && t.oneWorkgroupKeysPerThread >= 2; }
   uint32_t midsizeHalfMaxCount() const { return hasMidsizeHalf() ? t.midsizeMaxCount / 4 : 0; }
-  uint32_t segmentTinyMax() const { return subgroupSize * segmentTinyKeys; }
+  // The classes' largest segments, each at least the one before.
+  uint32_t segmentMicroMax() const { return kSegmentMicroKeys; }
+  uint32_t segmentTinyMax() const { return segmentTinyLanes * kSegmentTinyKeys; }
+  uint32_t segmentSubgroupMax() const { return subgroupSize * segmentSubgroupKeys; }
   uint32_t segmentSmallMax() const {
     const uint32_t small = segmentSmallWorkgroup * segmentSmallKeys;
-    return small > segmentTinyMax() ? small : segmentTinyMax();
+    return small > segmentSubgroupMax() ? small : segmentSubgroupMax();
   }
   uint32_t keyBits() const { return 32 * keyWords; }
   uint32_t keyBytes() const { return 4 * keyWords; }
@@ -251,7 +262,9 @@ enum Kernel : uint8_t {
   kKernelPortableDownsweep,  // SCAN_STEP 2: each block's scan, from its sum's prefix
   kKernelPortableScatter,
   kKernelSegmentBins,       // segment_bins.comp
-  kKernelSegmentTiny,       // bitonic.comp, VKSORT_SEGMENTED_SUBGROUP
+  kKernelSegmentMicro,      // bitonic.comp, VKSORT_SEGMENTED_LANES
+  kKernelSegmentTiny,       // bitonic.comp, VKSORT_SEGMENTED_LANES
+  kKernelSegmentSubgroup,   // bitonic.comp, VKSORT_SEGMENTED_LANES
   kKernelSegmentSmall,      // bitonic.comp, VKSORT_SEGMENTED_WORKGROUP
   kKernelSegmentCount,      // portable_count.comp, VKSORT_SEGMENTED_TILES
   kKernelSegmentScatter,    // portable_scatter.comp built with VKSORT_SEGMENT_TILES
@@ -282,7 +295,9 @@ enum Label : uint8_t {
   kLabelClear,
   kLabelHistogram,
   kLabelBins,
+  kLabelMicro,
   kLabelTiny,
+  kLabelSubgroup,
   kLabelSmall,
   kLabelPass,
   kLabelCount,
@@ -327,9 +342,9 @@ struct Command {
 
 // The most commands a sort records: the portable algorithm with 1-bit digits
 // on 64-bit keys (64 passes of three labelled groups, five barriers and five
-// dispatches), and a segmented sort's bins and class dispatches (12 commands)
-// and the two timestamps before them.
-constexpr uint32_t kMaxCommands = 64 * 16 + 14;
+// dispatches), after a segmented sort's clearing, bins and class dispatches
+// (at most 22 commands), and the two timestamps.
+constexpr uint32_t kMaxCommands = 64 * 16 + 24;
 
 struct Plan {
   VksortSortPlan summary;             // what vksortGetSortPlan reports
@@ -414,6 +429,10 @@ struct SpecConstants {
   uint32_t segmentTinyMax;
   uint32_t segmentSmallMax;
   uint32_t segmentGroup;
+  uint32_t segmentMicroMax;
+  uint32_t segmentSubgroupMax;
+  uint32_t segmentLanes;
+  uint32_t segmentClass;
 };
 
 // One pipeline a sorter creates: its kernel's embedded SPIR-V, its

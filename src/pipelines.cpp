@@ -49,8 +49,16 @@ VKSORT_CHECK_ID(segmented, VKSORT_SC_SEGMENTED);
 VKSORT_CHECK_ID(segmentTinyMax, VKSORT_SC_SEGMENT_TINY_MAX);
 VKSORT_CHECK_ID(segmentSmallMax, VKSORT_SC_SEGMENT_SMALL_MAX);
 VKSORT_CHECK_ID(segmentGroup, VKSORT_SC_SEGMENT_GROUP);
+VKSORT_CHECK_ID(segmentMicroMax, VKSORT_SC_SEGMENT_MICRO_MAX);
+VKSORT_CHECK_ID(segmentSubgroupMax, VKSORT_SC_SEGMENT_SUBGROUP_MAX);
+VKSORT_CHECK_ID(segmentLanes, VKSORT_SC_SEGMENT_LANES);
+VKSORT_CHECK_ID(segmentClass, VKSORT_SC_SEGMENT_CLASS);
 #undef VKSORT_CHECK_ID
 static_assert(sizeof(SpecConstants) == 4 * VKSORT_SC_COUNT, "one field per specialization constant");
+static_assert(kKernelSegmentTiny - kKernelSegmentMicro == VKSORT_SEGMENT_CLASS_TINY &&
+                  kKernelSegmentSubgroup - kKernelSegmentMicro == VKSORT_SEGMENT_CLASS_SUBGROUP &&
+                  kKernelSegmentSmall - kKernelSegmentMicro == VKSORT_SEGMENT_CLASS_SMALL,
+              "the segment kernels in the order of the classes");
 
 // The constants every kernel of a sorter shares: the device's subgroup size
 // and the key and value types, with a shape (stagingRounds: the tile
@@ -139,7 +147,7 @@ struct Spirv {
 
 // The module of each kernel.
 Spirv kernelSpirv(const Config& c, Kernel k) {
-  if ((k >= kKernelBitonic && k < kKernelPortableCount) || k == kKernelSegmentTiny || k == kKernelSegmentSmall)
+  if ((k >= kKernelBitonic && k < kKernelPortableCount) || (k >= kKernelSegmentMicro && k <= kKernelSegmentSmall))
     // Onesweep's sorters have 64-bit integers; the portable one's build needs none.
     return c.algorithm == VKSORT_ALGORITHM_ONESWEEP ? Spirv VKSORT_SPV(bitonic) : Spirv VKSORT_SPV(bitonic_portable);
   switch (k) {
@@ -192,21 +200,35 @@ SpecConstants kernelConstants(const Config& c, Kernel k) {
       return onesweepConstants(c, t.workgroupSize, t.keysPerThread, t.stagingRounds, t.lookbackLanes);
     case kKernelSegmentBins: {
       SpecConstants sc = commonConstants(c, c.segmentBinsWorkgroup, 1);
+      sc.segmentMicroMax = c.segmentMicroMax();
       sc.segmentTinyMax = c.segmentTinyMax();
+      sc.segmentSubgroupMax = c.segmentSubgroupMax();
       sc.segmentSmallMax = c.segmentSmallMax();
-      sc.segmentGroup = c.segmentTinyGroup;
+      sc.segmentGroup = c.segmentGroup;
+      sc.segmentLanes = c.segmentTinyLanes;
       sc.ringSlots = segmentAreaAfterRing(c);
       return sc;
     }
-    case kKernelSegmentTiny: {
-      SpecConstants sc = commonConstants(c, c.segmentTinyGroup * c.subgroupSize, c.segmentTinyKeys);
-      sc.segmented = VKSORT_SEGMENTED_SUBGROUP;
+    case kKernelSegmentMicro:
+    case kKernelSegmentTiny:
+    case kKernelSegmentSubgroup: {
+      const uint32_t lanes = k == kKernelSegmentMicro  ? 1
+                             : k == kKernelSegmentTiny ? c.segmentTinyLanes
+                                                       : c.subgroupSize;
+      const uint32_t keys = k == kKernelSegmentMicro  ? kSegmentMicroKeys
+                            : k == kKernelSegmentTiny ? kSegmentTinyKeys
+                                                      : c.segmentSubgroupKeys;
+      SpecConstants sc = commonConstants(c, c.segmentGroup * c.subgroupSize, keys);
+      sc.segmented = VKSORT_SEGMENTED_LANES;
+      sc.segmentLanes = lanes;
+      sc.segmentClass = uint32_t(k - kKernelSegmentMicro);  // VKSORT_SEGMENT_CLASS_*: the same order
       sc.ringSlots = segmentAreaAfterRing(c);
       return sc;
     }
     case kKernelSegmentSmall: {
       SpecConstants sc = commonConstants(c, c.segmentSmallWorkgroup, c.segmentSmallKeys);
       sc.segmented = VKSORT_SEGMENTED_WORKGROUP;
+      sc.segmentClass = VKSORT_SEGMENT_CLASS_SMALL;
       sc.ringSlots = segmentAreaAfterRing(c);
       return sc;
     }
@@ -246,7 +268,8 @@ uint64_t kernelSharedBytes(Kernel k, const SpecConstants& sc) {
   if (k >= kKernelBitonic && k < kKernelPortableCount)
     return bitonicSharedBytes(sc.wgSize * sc.keysPerThread, sc.wgSize, sc.sgSize, sc.keyWords, !sc.noIndex);
   // The tiny segments' network stays in its subgroup: one element of each array.
-  if (k == kKernelSegmentTiny) return bitonicSharedBytes(1, sc.wgSize, sc.sgSize, sc.keyWords, true);
+  if (k == kKernelSegmentMicro || k == kKernelSegmentTiny || k == kKernelSegmentSubgroup)
+    return bitonicSharedBytes(1, sc.wgSize, sc.sgSize, sc.keyWords, true);
   if (k == kKernelSegmentSmall)
     return bitonicSharedBytes(sc.wgSize * sc.keysPerThread, sc.wgSize, sc.sgSize, sc.keyWords, true);
   const uint32_t rounds = sc.oneWorkgroup && sc.tileInShared ? 1 : sc.stagingRounds;
@@ -284,7 +307,9 @@ bool hasKernel(const Config& c, Kernel k) {
     // Segmented sorts: their large segments Onesweep's way, or the portable
     // algorithm's (count, the portable scan, scatter).
     case kKernelSegmentBins:
-    case kKernelSegmentTiny: return c.segmented;
+    case kKernelSegmentMicro:
+    case kKernelSegmentTiny:
+    case kKernelSegmentSubgroup: return c.segmented;
     case kKernelSegmentSmall: return c.segmented && c.segmentSmallWorkgroup != 0;
     case kKernelSegmentHistogram:
     case kKernelSegmentOnesweep: return c.segmented && onesweep;
@@ -350,7 +375,9 @@ const char* kernelName(Kernel k) {
                                                   "portable downsweep",
                                                   "portable scatter",
                                                   "segment bins",
+                                                  "micro segments",
                                                   "tiny segments",
+                                                  "subgroup segments",
                                                   "small segments",
                                                   "segmented count",
                                                   "segmented scatter",

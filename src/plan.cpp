@@ -434,7 +434,7 @@ VkDeviceSize segmentAreaOffset(const Config& c, uint32_t maxTiles) {
 // Where the segments' area keeps the large segments' tiles, and their
 // histograms (Onesweep) after them: bytes from the start of temp.
 VkDeviceSize segmentTilesOffset(const Config& c, uint32_t maxTiles, uint32_t segments) {
-  return segmentAreaOffset(c, maxTiles) + VKSORT_SEG_HEADER_BYTES + (uint64_t(segments) + 1) / 2 * 16;
+  return segmentAreaOffset(c, maxTiles) + VKSORT_SEG_HEADER_BYTES + uint64_t(segments) * 16;
 }
 
 // Onesweep: the bytes of the large segments' histograms (as many as there
@@ -480,7 +480,9 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
   // Passes of R bits, R the sorter's digit width (the portable passes).
   const uint32_t bits = plan->push.endBit - plan->push.beginBit;
   seg.passes = (bits + c.radixBits - 1) / c.radixBits;
+  seg.microMaxCount = c.segmentMicroMax();
   seg.tinyMaxCount = c.segmentTinyMax();
+  seg.subgroupMaxCount = c.segmentSubgroupMax();
   seg.smallMaxCount = c.segmentSmallMax();
   seg.tileKeys = c.tileKeys();
   seg.maxTiles = maxTiles;
@@ -529,8 +531,15 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
   // buffer. They touch only their own segments, so the large segments'
   // passes need no barrier after them.
   const uint32_t result = seg.resultBuffer == VKSORT_RESULT_IN_ALT ? 1 : 0;
+  list.beginLabel(kLabelMicro);
+  list.dispatchIndirect(kKernelSegmentMicro, kPushOneDispatch, result, areaOffset + 4 * VKSORT_SEG_MICRO_DISPATCH);
+  list.endLabel();
   list.beginLabel(kLabelTiny);
   list.dispatchIndirect(kKernelSegmentTiny, kPushOneDispatch, result, areaOffset + 4 * VKSORT_SEG_TINY_DISPATCH);
+  list.endLabel();
+  list.beginLabel(kLabelSubgroup);
+  list.dispatchIndirect(kKernelSegmentSubgroup, kPushOneDispatch, result,
+                        areaOffset + 4 * VKSORT_SEG_SUBGROUP_DISPATCH);
   list.endLabel();
   if (hasKernel(c, kKernelSegmentSmall)) {
     list.beginLabel(kLabelSmall);

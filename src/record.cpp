@@ -69,7 +69,9 @@ const char* labelName(Label l) {
     case kLabelClear: return "clear";
     case kLabelHistogram: return "histogram";
     case kLabelBins: return "bins";
+    case kLabelMicro: return "micro segments";
     case kLabelTiny: return "tiny segments";
+    case kLabelSubgroup: return "subgroup segments";
     case kLabelSmall: return "small segments";
     case kLabelPass: return "pass";
     case kLabelCount: return "count pass";

@@ -275,23 +275,25 @@ VksortResult checkPortableTable(const Config& c) {
 // The kernels of segmented sorts (Config::segmented). Not tunable: they
 // follow the device's limits.
 //  - bins: 256 invocations, one segment each.
-//  - tiny: each subgroup sorts one segment of up to 256 keys (2 to 16 per
-//    lane), four subgroups per workgroup.
+//  - micro, tiny and subgroup: networks in registers and shuffles, four
+//    subgroups per workgroup: one invocation sorts a segment of up to 16
+//    keys; 8 lanes (the subgroup, if smaller) one of up to 8 keys each; the
+//    subgroup one of up to 256 keys (2 to 16 per lane).
 //  - small: a workgroup sorts one segment of up to 2,048 keys with their
 //    indices in shared memory, or less where they do not fit; none where
-//    even twice the subgroup size does not (the tiny class then ends at the
-//    large one).
+//    even twice the subgroup size does not (the subgroup class then ends at
+//    the large one).
 void chooseSegmentShapes(Config* c) {
   const uint32_t sg = c->subgroupSize, granule = c->workgroupGranule;
   c->segmented = true;
   c->segmentBinsWorkgroup = 256;
   while (c->segmentBinsWorkgroup > c->maxWorkgroupSize) c->segmentBinsWorkgroup /= 2;
-  c->segmentTinyGroup = 4;
-  while (c->segmentTinyGroup * sg % granule != 0) c->segmentTinyGroup *= 2;
-  while (c->segmentTinyGroup > 1 && c->segmentTinyGroup * sg > c->maxWorkgroupSize &&
-         (c->segmentTinyGroup / 2) * sg % granule == 0)
-    c->segmentTinyGroup /= 2;
-  c->segmentTinyKeys = 256 / sg < 2 ? 2 : 256 / sg > 16 ? 16 : 256 / sg;
+  c->segmentGroup = 4;
+  while (c->segmentGroup * sg % granule != 0) c->segmentGroup *= 2;
+  while (c->segmentGroup > 1 && c->segmentGroup * sg > c->maxWorkgroupSize && (c->segmentGroup / 2) * sg % granule == 0)
+    c->segmentGroup /= 2;
+  c->segmentTinyLanes = sg < 8 ? sg : 8;
+  c->segmentSubgroupKeys = 256 / sg < 2 ? 2 : 256 / sg > 16 ? 16 : 256 / sg;
   c->segmentSmallWorkgroup = c->segmentSmallKeys = 0;
   for (uint32_t cap = 2048; cap >= 2 * sg; cap /= 2) {
     const uint32_t wg = bitonicWorkgroup(cap, c->maxWorkgroupSize);

@@ -67,7 +67,8 @@ TEST_CASE("segmented: sizes around every class boundary, both algorithms" * doct
     const VksortSegmentedSortPlan p = segmentedPlan(s, 1 << 16);
     std::mt19937_64 rng = caseRng(1);
     std::vector<uint32_t> sizes;
-    for (uint32_t edge : {1u, p.tinyMaxCount, p.smallMaxCount, p.smallMaxCount + p.tileKeys})
+    for (uint32_t edge :
+         {1u, p.microMaxCount, p.tinyMaxCount, p.subgroupMaxCount, p.smallMaxCount, p.smallMaxCount + p.tileKeys})
       for (uint32_t d : {0u, 1u, 2u})
         if (edge + d >= 1) sizes.push_back(edge + d - 1);
     sizes.push_back(0);

@@ -141,11 +141,13 @@ VksortResult vksortGetSortPlan(VksortSorter sorter, const VksortSortInfo* pSortI
 // What vksortRecordSegmentedSort would record: the size classes' bounds and
 // the large segments' tiles (see "Segmented sorts" in vksort.h).
 typedef struct VksortSegmentedSortPlan {
-  uint32_t passes;         // digit passes of the large segments
-  uint32_t tinyMaxCount;   // segments of 1 to this many keys: one subgroup each
-  uint32_t smallMaxCount;  // up to this many: one workgroup each; larger: radix passes
-  uint32_t tileKeys;       // keys per tile of the large segments' passes
-  uint32_t maxTiles;       // the most tiles the large segments may have
+  uint32_t passes;            // digit passes of the large segments
+  uint32_t microMaxCount;     // segments of 1 to this many keys: one invocation each, in its registers
+  uint32_t tinyMaxCount;      // up to this many: a few lanes each, several per subgroup
+  uint32_t subgroupMaxCount;  // up to this many: one subgroup each
+  uint32_t smallMaxCount;     // up to this many: one workgroup each; larger: radix passes
+  uint32_t tileKeys;          // keys per tile of the large segments' passes
+  uint32_t maxTiles;          // the most tiles the large segments may have
   VksortResultBuffer resultBuffer;
 } VksortSegmentedSortPlan;
 
