@@ -283,7 +283,7 @@ typedef struct VksortCreateInfo {
   // VKSORT_ERROR_FEATURE_NOT_ENABLED. Pass the real version to use Vulkan 1.3.
   uint32_t apiVersion;
   // Also create the kernels of segmented sorts (vksortRecordSegmentedSort):
-  // four more pipelines.
+  // seven more pipelines.
   VkBool32 segmented;
 } VksortCreateInfo;
 
@@ -449,13 +449,21 @@ VksortResult vksortRecordSort(VksortSorter sorter, VkCommandBuffer commandBuffer
 // own: particles per emitter, splats per screen tile, lights per cluster.
 // One vksortRecordSegmentedSort records a fixed chain of dispatches whatever
 // the number of segments, and the GPU sorts every segment by its size class:
-//  - tiny segments (up to VksortSegmentedSortPlan::tinyMaxCount keys): one
-//    subgroup sorts each, in registers (a bitonic network over (key, index));
-//  - small segments (up to smallMaxCount keys): one workgroup sorts each in
-//    shared memory (the same network);
-//  - large segments: LSD radix passes over tiles that never straddle two
-//    segments, each pass counting, scanning and scattering per segment
-//    (the portable algorithm's kernels, with no workgroup waiting on another).
+//  - micro, tiny and subgroup segments (up to
+//    VksortSegmentedSortPlan::microMaxCount, tinyMaxCount and
+//    subgroupMaxCount keys: 16, 64 and 256 where subgroups have 32 lanes):
+//    one invocation, a group of 8 lanes or one subgroup sorts each, in
+//    registers and with shuffles (a bitonic network over (key, index)), so
+//    that a subgroup sorts 32, 4 or 1 of them at once;
+//  - small segments (up to smallMaxCount keys, 2,048 where shared memory
+//    holds them): one workgroup sorts each in shared memory (the same
+//    network);
+//  - large segments: LSD radix passes over tiles of tileKeys keys that never
+//    straddle two segments. With Onesweep, a histogram kernel counts each
+//    segment's digits, and one reorder dispatch per pass looks back over
+//    the status ring only as far as the segment's first tile, which
+//    publishes the segment's digit starts; the portable algorithm counts,
+//    scans and scatters per segment, with no workgroup waiting on another.
 // A first dispatch reads the offsets and bins the segments by size; it
 // writes the indirect dispatch commands of the classes, so that a class
 // with no segments costs an empty dispatch.
@@ -509,14 +517,21 @@ typedef struct VksortSegmentedSortInfo {
 
 // Memory for segmented sorts of up to maxCount keys in up to maxSegments
 // segments, with the sorter's algorithm: keys, alt, values and altValues as
-// for a plain sort; temp holds the binned segment lists (8 bytes per
-// segment), the tiles of the large segments (there are at most maxCount /
-// tileKeys + maxCount / (smallMaxCount + 1) of them: 16 bytes each) and
-// their per-tile digit counts (4 x 2^R bytes per tile, R the digit width:
-// 8, or portableRadixBits). With the defaults on NVIDIA and 32-bit keys
-// that is about 0.5 bytes per key plus 8 per segment: 2.1 MiB for 4 M keys
-// in 1,024 segments. countSize is 4: the segment count's. Usage flags and
-// alignments as for a plain sort.
+// for a plain sort. temp holds, whatever the data:
+//  - the binned segment lists: 16 bytes per segment;
+//  - the large segments' tiles, of which there are at most T = maxCount /
+//    tileKeys + maxCount / (smallMaxCount + 1) (rounded up): 16 bytes each;
+//  - Onesweep: its header and status ring (about 1.5 MiB, as for a plain
+//    sort), and a digit histogram of every pass for each large segment there
+//    may be, min(maxSegments, T) of them: 4 KiB each for 32-bit keys, 8 KiB
+//    for 64-bit ones;
+//  - the portable algorithm: the tiles' digit counts, 4 x 2^R bytes per tile
+//    (R = portableRadixBits), and their scan's block sums.
+// The large segments' terms assume the worst, segments just above
+// smallMaxCount. On NVIDIA with u32 keys and values (tileKeys 10,240,
+// smallMaxCount 2,048): 3.9 MiB for 2^20 keys in 1,024 segments, 11.2 MiB
+// for 2^22 keys in 4,096 segments. countSize is 4: the segment count's.
+// Usage flags and alignments as for a plain sort.
 VksortResult vksortGetSegmentedMemoryRequirements(VksortSorter sorter, uint32_t maxCount, uint32_t maxSegments,
                                                   VksortMemoryRequirements* pRequirements);
 

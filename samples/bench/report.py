@@ -13,7 +13,8 @@ CUB held to one block per SM). It writes
            Debian python3-matplotlib);
   --md     the page: where and how the run was made, one table with every
            vksort row beside CUB's, and, where the run has rows with a
-           "workload" (run_gpu.sh set (f)), the engine workloads table.
+           "workload" (run_gpu.sh set (f)), the engine workloads table, and with
+           "segments" (set (g)), the segmented sorts table.
 Rows are read and joined by compare.py (load, group_key, ratio, ...), so the
 page and compare.md always agree. The date is not in the rows: give the day
 the run was made with --date (default: today).
@@ -138,6 +139,39 @@ def engine_range(rows):
     return lines if sizes else []
 
 
+SEGMENT_WORKLOADS = ["65536x16", "16384x64", "1024x1024", "16x65536", "256x16384", "powerlaw4096", "1x4194304"]
+SEGMENTED_CUB = ("cub DeviceSegmentedSort::StableSort", "cub DeviceSegmentedRadixSort::Sort")
+
+
+def segmented(rows):
+    """The segmented sorts (run_gpu.sh set (g), rows with "segments"): per value type and workload, vksort's
+    segmented sort, the same segments sorted without it (the segment index in the high key bits), CUB's two
+    segmented sorts, and vksort's speed against the faster of them."""
+    found = {}
+    for (a, g, n), r in rows.items():
+        if "segments" in r and r.get("workload"):
+            found.setdefault((r["value"], r["workload"]), {})[a] = r
+    if not found:
+        return []
+    lines = ["| keys (values) | segments x keys | N | vksort segmented µs | vksort without segmented sorts µs "
+             "| CUB DeviceSegmentedSort µs | CUB DeviceSegmentedRadixSort µs | vksort / faster CUB |",
+             "|---|---|---:|---:|---:|---:|---:|---:|"]
+    order = lambda k: (k[0] != "u32", SEGMENT_WORKLOADS.index(k[1]) if k[1] in SEGMENT_WORKLOADS else 99, k[1])
+    for value, workload in sorted(found, key=order):
+        e = found[(value, workload)]
+        vk = next((r for a, r in e.items() if a.endswith(" segmented")), None)
+        plain = next((r for a, r in e.items() if a.startswith("vksort") and not a.endswith(" segmented")), None)
+        cubs = [next((r for a, r in e.items() if a.startswith(prefix)), None) for prefix in SEGMENTED_CUB]
+        times = [c for c in cubs if c]
+        best = min(times, key=lambda r: r["median_ms"]) if times else None
+        n = (vk or plain or best or {}).get("N", 0)
+        types = "u32" if value == "none" else f"u32 + {value}"
+        how = " (one plain sort)" if plain and plain["algorithm"].endswith("one plain sort") else ""
+        lines.append(f"| {types} | {workload} | {n:,} | {compare.us(vk)} | {compare.us(plain)}{how} "
+                     f"| {compare.us(cubs[0])} | {compare.us(cubs[1])} | {bold_if_faster(compare.ratio(best, vk))} |")
+    return lines
+
+
 def first(rows, algorithm_prefix, field):
     for (a, _, _), r in sorted(rows.items(), key=lambda kv: str(kv[0])):
         if a.startswith(algorithm_prefix) and r.get(field):
@@ -241,6 +275,22 @@ def page(rows, date, plot_rel, jsonl_rel, jsonl_shown):
             "",
         ]
         out += engine
+        out.append("")
+    seg = segmented(rows)
+    if seg:
+        out += [
+            "## Segmented sorts",
+            "",
+            "Many lists in one sort (`vksortRecordSegmentedSort`): u32 keys and u32 values in segments given by",
+            "CSR offsets, ascending. The workloads are S segments of K keys (S x K), and `powerlaw4096`: 4,096",
+            "segments of 2^22 keys in all with power-law sizes (`samples/bench/segment_workloads.h`). Beside each:",
+            "the same segments sorted with one plain vksort sort of u64 keys whose high word is the segment index",
+            "(bits [0, 32 + log2 S); one segment: a plain u32 sort), and CUB's `DeviceSegmentedSort::StableSortPairs`",
+            "and `DeviceSegmentedRadixSort::SortPairs` (`StableSortKeys`, `SortKeys` for keys alone) in the same run.",
+            "Every row is checked segment by segment against `std::stable_sort`.",
+            "",
+        ]
+        out += seg
         out.append("")
     workloads = compare.workload_table(rows, bold_if_faster)
     if workloads:

@@ -22,6 +22,12 @@
 #         splats-4M-of-6M        f32 keys + index, 2^22 live of maxCount 6,291,456
 #         bvh-morton30-1M        morton keys + index, bits [0, 30), 2^20 keys
 #         tiles-u64b45-8M        u64 keys + u32 values, bits [0, 45), 2^23 keys
+#   (g) segmented sorts (--segmented) of u32 keys + u32 values over the
+#       workloads 65536x16, 16384x64, 1024x1024, 16x65536, 256x16384,
+#       powerlaw4096 and 1x4194304 (vksort's rows include the same segments
+#       sorted with the segment index in the high key bits; CUB's are
+#       DeviceSegmentedSort and DeviceSegmentedRadixSort), and of u32 keys
+#       alone over 16384x64
 # Every row is verified (bench_common.h); a wrong result fails the script but
 # the other sets still run.
 #
@@ -40,7 +46,7 @@
 #                   runs those shapes for u32 keys at 2^24 and 2^28
 #                   (tuning.jsonl; not in compare.md)
 #   VKSORT_COMMIT   the commit recorded in the rows (default: git HEAD)
-#   SETS            which sets to run (default "a b c d e f"), so that a run can
+#   SETS            which sets to run (default "a b c d e f g"), so that a run can
 #                   be split over several calls; merge their vksort.jsonl and
 #                   cub.jsonl before report.py
 #   CUB_BENCH_BIN   a cub_bench already built with the flags above (default:
@@ -84,7 +90,7 @@ main() {
   if [ -z "${CUB_BENCH_BIN:-}" ]; then
     step nvcc -O3 -arch="${CUB_ARCH:-sm_90}" -std=c++17 $cub_flags -o "$cubb" "$here/cub_bench.cu"
   fi
-  local sets=" ${SETS:-a b c d e f} "
+  local sets=" ${SETS:-a b c d e f g} "
   # on SET: whether this run includes the set.
   on() { [[ $sets == *" $1 "* ]]; }
   [ -x "$vkb" ] || { echo "!! no $vkb"; return 1; }
@@ -145,6 +151,11 @@ main() {
     workload splats-4M-of-6M 6291456 --key f32 --value index --sizes 4194304
     workload bvh-morton30-1M 0 --dist morton --bits 0,30 --value index --sizes 1048576
     workload tiles-u64b45-8M 0 --key u64 --value u32 --bits 0,45 --sizes 8388608
+  fi
+  # (g) segmented sorts.
+  if on g; then
+    both g-u32-u32 --value u32 --segmented 65536x16,16384x64,1024x1024,16x65536,256x16384,powerlaw4096,1x4194304
+    both g-u32 --value none --segmented 16384x64
   fi
   # (d) CUB at Vulkan's shared-memory budget.
   if on d && [ -x "$cubb" ]; then
