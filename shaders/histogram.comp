@@ -59,9 +59,17 @@ void countSegmentTile() {
   barrier();
 
   const SegmentTile st = segmentTile(tile, pc.tileKeys);
-  for (uint i = tid; i < st.count; i += WG_SIZE) {
-    const uvec2 k = toSortBits(loadKeyWords(address(pc.keysIn), st.start + i));
-    for (uint p = 0; p < pc.passes; ++p) atomicAdd(sHist[p * VKSORT_RADIX + digitOf(k, p)], 1u);
+  // KEYS_PER_TURN loads in flight together, as in the plain form.
+  for (uint i = tid; i < st.count; i += KEYS_PER_TURN * WG_SIZE) {
+    uvec2 k[KEYS_PER_TURN];
+    [[unroll]] for (uint j = 0; j < KEYS_PER_TURN; ++j) {
+      const uint at = i + j * WG_SIZE;
+      k[j] = at < st.count ? toSortBits(loadKeyWords(address(pc.keysIn), st.start + at)) : uvec2(0u);
+    }
+    [[unroll]] for (uint j = 0; j < KEYS_PER_TURN; ++j) {
+      if (i + j * WG_SIZE < st.count)
+        for (uint p = 0; p < pc.passes; ++p) atomicAdd(sHist[p * VKSORT_RADIX + digitOf(k[j], p)], 1u);
+    }
   }
   barrier();
   U32Buf hist = segmentHistogram(st.large);

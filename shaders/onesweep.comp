@@ -112,8 +112,11 @@ void sortTile(uint pass) {
   // Per pass and digit, the position of the first key of the digit.
   U32Buf globalStart = tempU32();
   if (SEGMENT_TILES) {
+    // Both loads at once: the tile's entry (of the last tile where this one
+    // is past the grid), and the count of tiles.
+    const uvec4 info = segmentTiles().v[min(tile, pc.numTiles - 1u)];
     if (tile >= segmentHeader().v[VKSORT_SEG_TILES]) return;  // past the grid (uniform)
-    const SegmentTile st = segmentTile(tile, TILE);
+    const SegmentTile st = segmentTileOf(tile, TILE, info);
     gTileBase = st.first;
     gKeysBegin = st.begin;
     gKeysEnd = st.end;

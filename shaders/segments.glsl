@@ -64,14 +64,14 @@ uint segmentListIndex(uint segmentClass, uint i) {
                                                          : pc.segmentCount - 1u - i;
 }
 
-// Tile `tile` of the large segments, of tileKeys keys: its keys [start,
-// start + count) and its segment's first tile, tiles and [begin, end).
+// Tile `tile` of the large segments, of tileKeys keys (its entry of
+// segmentTiles(): `info`): its keys [start, start + count), its segment's
+// first tile, tiles, [begin, end) and number among the large ones.
 struct SegmentTile {
   uint first, tiles, begin, end, start, count, large;
 };
 
-SegmentTile segmentTile(uint tile, uint tileKeys) {
-  const uvec4 info = segmentTiles().v[tile];
+SegmentTile segmentTileOf(uint tile, uint tileKeys, uvec4 info) {
   SegmentTile s;
   s.first = info.x;
   s.begin = info.y;
@@ -82,6 +82,7 @@ SegmentTile segmentTile(uint tile, uint tileKeys) {
   s.count = min(tileKeys, s.end - s.start);
   return s;
 }
+SegmentTile segmentTile(uint tile, uint tileKeys) { return segmentTileOf(tile, tileKeys, segmentTiles().v[tile]); }
 
 // The table entry of digit d of a large segment's tile: segment-major, then
 // digit-major, so that one exclusive scan of the whole table, less its

@@ -52,7 +52,7 @@ TEST_CASE("bad input returns an error with a message and records nothing") {
   VkCommandBuffer cmd = gCtx->beginCommands();
   for (const Bad& b : cases) {
     VksortResultBuffer where;
-    INFO(b.what);
+    INFO(std::string(b.what));
     CHECK(vksortRecordSort(s.sorter, cmd, &b.info, &where) == b.expect);
     CHECK(std::strlen(vksortGetLastError()) > 0);
     MESSAGE((std::string(b.what) + " -> " + vksortResultName(b.expect) + ": " + vksortGetLastError()));
@@ -146,7 +146,7 @@ TEST_CASE("bad type, value and bit-range arguments are refused") {
   VkCommandBuffer cmd = gCtx->beginCommands();
   for (const Bad& b : cases) {
     VksortResultBuffer where;
-    INFO(b.what);
+    INFO(std::string(b.what));
     CHECK(vksortRecordSort(b.sorter, cmd, &b.info, &where) == b.expect);
     CHECK(std::strlen(vksortGetLastError()) > 0);
     MESSAGE((std::string(b.what) + " -> " + vksortResultName(b.expect) + ": " + vksortGetLastError()));
@@ -398,5 +398,182 @@ TEST_CASE(
     CHECK(msg.find("subgroupSizeControl") != std::string::npos);
   }
   vksortDestroySorter(sorter);
+  requireNoValidationMessages();
+}
+
+TEST_CASE("segmented sorts: bad input returns an error with a message and records nothing") {
+  SegmentedSorter seg(VKSORT_KEY_U32, VKSORT_VALUE_32);
+  SorterHolder plain(nullptr, VKSORT_KEY_U32, VKSORT_VALUE_32);  // created without `segmented`
+  const uint32_t n = 1000, segments = 10, moreSegments = 100;
+  VksortMemoryRequirements req;
+  REQUIRE(vksortGetSegmentedMemoryRequirements(seg.sorter, n, segments, &req) == VKSORT_SUCCESS);
+  GuardedRange kb(req.keysSize, req.keysUsage), ab(req.altSize, req.altUsage), tb(req.tempSize, req.tempUsage),
+      vb(req.valuesSize, req.valuesUsage), avb(req.valuesSize, req.valuesUsage),
+      ob((moreSegments + 1) * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT), cb(4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+  for (uint32_t i = 0; i <= moreSegments; ++i) ob.data()[i] = std::min(i * 100, n);
+  VksortSegmentedSortInfo good{};
+  good.sort.count = n;
+  good.sort.keys = kb.range();
+  good.sort.alt = ab.range();
+  good.sort.temp = tb.range();
+  good.sort.values = vb.range();
+  good.sort.altValues = avb.range();
+  good.segmentCount = segments;
+  good.segmentOffsets = {ob.buf.buffer, kGuard, (segments + 1) * 4};
+  VksortSegmentedSortPlan plan;
+  REQUIRE_MESSAGE(vksortGetSegmentedSortPlan(seg.sorter, &good, &plan) == VKSORT_SUCCESS,
+                  std::string(vksortGetLastError()));
+
+  struct Bad {
+    const char* what;
+    VksortSorter sorter;
+    VksortResult expect;
+    VksortSegmentedSortInfo info;
+  };
+  std::vector<Bad> cases;
+  auto add = [&](const char* what, VksortSorter target, VksortResult expect, auto mutate) {
+    Bad b{what, target, expect, good};
+    mutate(b.info);
+    cases.push_back(b);
+  };
+  add("a sorter created without segmented", plain.sorter, VKSORT_ERROR_INVALID_ARGUMENT,
+      [](VksortSegmentedSortInfo&) {});
+  add("sort.countBuffer set", seg.sorter, VKSORT_ERROR_INVALID_ARGUMENT,
+      [&](VksortSegmentedSortInfo& i) { i.sort.countBuffer = cb.range(); });
+  add("temp smaller than the requirements", seg.sorter, VKSORT_ERROR_BUFFER_TOO_SMALL,
+      [&](VksortSegmentedSortInfo& i) { i.sort.temp.size = req.tempSize - req.tempAlignment; });
+  add("temp sized for fewer segments than segmentCount", seg.sorter, VKSORT_ERROR_BUFFER_TOO_SMALL,
+      [&](VksortSegmentedSortInfo& i) {
+        i.segmentCount = moreSegments;
+        i.segmentOffsets = ob.range();
+      });
+  add("segmentOffsets smaller than (segmentCount + 1) * 4", seg.sorter, VKSORT_ERROR_BUFFER_TOO_SMALL,
+      [](VksortSegmentedSortInfo& i) { i.segmentOffsets.size -= 4; });
+  add("segmentOffsets misaligned", seg.sorter, VKSORT_ERROR_MISALIGNED,
+      [](VksortSegmentedSortInfo& i) { i.segmentOffsets.offset += 2; });
+  add("segmentOffsets null", seg.sorter, VKSORT_ERROR_INVALID_ARGUMENT,
+      [](VksortSegmentedSortInfo& i) { i.segmentOffsets.buffer = VK_NULL_HANDLE; });
+  add("segmentOffsets VK_WHOLE_SIZE", seg.sorter, VKSORT_ERROR_INVALID_ARGUMENT,
+      [](VksortSegmentedSortInfo& i) { i.segmentOffsets.size = VK_WHOLE_SIZE; });
+  add("segmentOffsets overlap keys", seg.sorter, VKSORT_ERROR_INVALID_ARGUMENT,
+      [](VksortSegmentedSortInfo& i) { i.segmentOffsets = i.sort.keys; });
+  add("segmentOffsets overlap alt", seg.sorter, VKSORT_ERROR_INVALID_ARGUMENT, [](VksortSegmentedSortInfo& i) {
+    i.segmentOffsets = {i.sort.alt.buffer, i.sort.alt.offset + 8, 44};
+  });
+  add("segmentOffsets overlap temp", seg.sorter, VKSORT_ERROR_INVALID_ARGUMENT, [](VksortSegmentedSortInfo& i) {
+    i.segmentOffsets = {i.sort.temp.buffer, i.sort.temp.offset, 44};
+  });
+  add("segmentOffsets overlap values", seg.sorter, VKSORT_ERROR_INVALID_ARGUMENT, [](VksortSegmentedSortInfo& i) {
+    i.segmentOffsets = {i.sort.values.buffer, i.sort.values.offset + 4, 44};
+  });
+  add("segmentOffsets overlap altValues", seg.sorter, VKSORT_ERROR_INVALID_ARGUMENT,
+      [](VksortSegmentedSortInfo& i) { i.segmentOffsets = i.sort.altValues; });
+  add("segmentCountBuffer too small", seg.sorter, VKSORT_ERROR_BUFFER_TOO_SMALL, [&](VksortSegmentedSortInfo& i) {
+    i.segmentCountBuffer = {cb.buf.buffer, kGuard, 2};
+  });
+  add("segmentCountBuffer misaligned", seg.sorter, VKSORT_ERROR_MISALIGNED, [&](VksortSegmentedSortInfo& i) {
+    i.segmentCountBuffer = {cb.buf.buffer, kGuard + 2, 4};
+  });
+  add("segmentCountBuffer overlaps keys", seg.sorter, VKSORT_ERROR_INVALID_ARGUMENT, [](VksortSegmentedSortInfo& i) {
+    i.segmentCountBuffer = {i.sort.keys.buffer, i.sort.keys.offset + 16, 4};
+  });
+  add("segmentCount > VKSORT_MAX_COUNT", seg.sorter, VKSORT_ERROR_COUNT_TOO_LARGE,
+      [](VksortSegmentedSortInfo& i) { i.segmentCount = VKSORT_MAX_COUNT + 1; });
+  add("segmentCount 0xFFFFFFFF", seg.sorter, VKSORT_ERROR_COUNT_TOO_LARGE,
+      [](VksortSegmentedSortInfo& i) { i.segmentCount = 0xffffffffu; });
+  add("count > VKSORT_MAX_COUNT", seg.sorter, VKSORT_ERROR_COUNT_TOO_LARGE,
+      [](VksortSegmentedSortInfo& i) { i.sort.count = VKSORT_MAX_COUNT + 1; });
+  add("keys too small", seg.sorter, VKSORT_ERROR_BUFFER_TOO_SMALL,
+      [](VksortSegmentedSortInfo& i) { i.sort.keys.size -= 4; });
+  add("values missing", seg.sorter, VKSORT_ERROR_INVALID_ARGUMENT,
+      [](VksortSegmentedSortInfo& i) { i.sort.values.buffer = VK_NULL_HANDLE; });
+  add("empty bit range", seg.sorter, VKSORT_ERROR_INVALID_ARGUMENT, [](VksortSegmentedSortInfo& i) {
+    i.sort.beginBit = 9;
+    i.sort.endBit = 9;
+  });
+  add("endBit past the key", seg.sorter, VKSORT_ERROR_INVALID_ARGUMENT,
+      [](VksortSegmentedSortInfo& i) { i.sort.endBit = 33; });
+
+  VkCommandBuffer cmd = gCtx->beginCommands();
+  for (const Bad& b : cases) {
+    INFO(std::string(b.what));
+    VksortResultBuffer where;
+    CHECK(vksortRecordSegmentedSort(b.sorter, cmd, &b.info, &where) == b.expect);
+    CHECK(std::strlen(vksortGetLastError()) > 0);
+    MESSAGE((std::string(b.what) + " -> " + vksortResultName(b.expect) + ": " + vksortGetLastError()));
+  }
+  // Null pointers, in every segmented call.
+  VksortResultBuffer where;
+  CHECK(vksortRecordSegmentedSort(nullptr, cmd, &good, &where) == VKSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(vksortRecordSegmentedSort(seg.sorter, VK_NULL_HANDLE, &good, &where) == VKSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(vksortRecordSegmentedSort(seg.sorter, cmd, nullptr, &where) == VKSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(vksortRecordSegmentedSort(seg.sorter, cmd, &good, nullptr) == VKSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(vksortGetSegmentedSortPlan(nullptr, &good, &plan) == VKSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(vksortGetSegmentedSortPlan(seg.sorter, nullptr, &plan) == VKSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(vksortGetSegmentedSortPlan(seg.sorter, &good, nullptr) == VKSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(vksortGetSegmentedSortPlan(plain.sorter, &good, &plan) == VKSORT_ERROR_INVALID_ARGUMENT);
+  VksortMemoryRequirements r2;
+  CHECK(vksortGetSegmentedMemoryRequirements(nullptr, n, segments, &r2) == VKSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(vksortGetSegmentedMemoryRequirements(seg.sorter, n, segments, nullptr) == VKSORT_ERROR_INVALID_ARGUMENT);
+  // Memory requirements: the sorter needs `segmented`, and both counts are bounded.
+  CHECK(vksortGetSegmentedMemoryRequirements(plain.sorter, n, segments, &r2) == VKSORT_ERROR_INVALID_ARGUMENT);
+  CHECK(std::string(vksortGetLastError()).find("segmented") != std::string::npos);
+  CHECK(vksortGetSegmentedMemoryRequirements(seg.sorter, n, VKSORT_MAX_COUNT + 1, &r2) == VKSORT_ERROR_COUNT_TOO_LARGE);
+  CHECK(vksortGetSegmentedMemoryRequirements(seg.sorter, VKSORT_MAX_COUNT + 1, segments, &r2) ==
+        VKSORT_ERROR_COUNT_TOO_LARGE);
+
+  // Nothing was recorded: the command buffer runs and leaves every byte as it was.
+  std::memset(kb.bytes(), 0x5a, size_t(kb.size));
+  std::memset(tb.bytes(), 0x3c, size_t(tb.size));
+  submitOrDie(cmd, "bad segmented arguments");
+  for (VkDeviceSize i = 0; i < kb.size; ++i) REQUIRE(static_cast<const uint8_t*>(kb.bytes())[i] == 0x5a);
+  for (VkDeviceSize i = 0; i < tb.size; ++i) REQUIRE(static_cast<const uint8_t*>(tb.bytes())[i] == 0x3c);
+  for (const GuardedRange* g : {&kb, &ab, &tb, &vb, &avb, &ob, &cb}) CHECK(g->guardsIntact());
+  requireNoValidationMessages();
+}
+
+TEST_CASE("segmented sorts: memory requirements, 16 bytes a segment, histograms of the large ones (Onesweep)") {
+  // temp as vksort.h lists it: 16 bytes per segment; with Onesweep a
+  // histogram of every pass for each large segment there may be, min(maxSegments, T) of them (T: the
+  // most tiles, VksortSegmentedSortPlan::maxTiles), 4 KiB for 32-bit keys and 8 KiB for 64-bit ones.
+  const uint32_t n = 100000;
+  for (VksortAlgorithm algorithm : {VKSORT_ALGORITHM_ONESWEEP, VKSORT_ALGORITHM_PORTABLE})
+    for (const KeyInfo* key : {&kKeys[0], &kKeys[3]}) {
+      INFO(std::string(algorithmName(algorithm)) << ", " << std::string(key->name));
+      SegmentedSorter s(key->type, VKSORT_VALUE_INDEX, algorithm);
+      VksortSegmentedSortInfo info{};
+      info.sort.count = n;
+      info.segmentCount = 1024;
+      VksortSegmentedSortPlan p;
+      REQUIRE(vksortGetSegmentedSortPlan(s.sorter, &info, &p) == VKSORT_SUCCESS);
+      const uint32_t t = p.maxTiles;
+      CHECK(t == (n + p.tileKeys - 1) / p.tileKeys + n / (p.smallMaxCount + 1));
+      CHECK(p.passes == key->bits / 8);
+      CHECK(p.resultBuffer == VKSORT_RESULT_IN_KEYS);
+      REQUIRE(t > 4);
+      VksortMemoryRequirements plainReq, r[5];
+      const uint32_t segments[5] = {1, 2, t - 1, t, t + 1};
+      REQUIRE(vksortGetMemoryRequirements(s.sorter, n, &plainReq) == VKSORT_SUCCESS);
+      for (int i = 0; i < 5; ++i)
+        REQUIRE(vksortGetSegmentedMemoryRequirements(s.sorter, n, segments[i], &r[i]) == VKSORT_SUCCESS);
+      // keys, alt and values as for a plain sort.
+      CHECK(r[0].keysSize == plainReq.keysSize);
+      CHECK(r[0].altSize == plainReq.altSize);
+      CHECK(r[0].valuesSize == plainReq.valuesSize);
+      CHECK(r[0].keysAlignment == plainReq.keysAlignment);
+      // A histogram: 256 u32 per pass (4 or 8 KiB), and a done counter padded to 16 bytes.
+      const VkDeviceSize histogram = algorithm == VKSORT_ALGORITHM_ONESWEEP ? key->bits / 8 * 256 * 4 + 16 : 0;
+      CHECK(r[1].tempSize - r[0].tempSize == 16 + histogram);
+      CHECK(r[3].tempSize - r[2].tempSize == 16 + histogram);
+      CHECK(r[4].tempSize - r[3].tempSize == 16);  // no more large segments than tiles
+      CHECK(r[0].countSize == 4);
+      CHECK((r[0].tempUsage & VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT) != 0);
+      CHECK((r[0].tempUsage & VK_BUFFER_USAGE_TRANSFER_DST_BIT) != 0);
+      CHECK((r[0].tempUsage & VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT) != 0);
+      CHECK(r[0].tempSize % r[0].tempAlignment == 0);
+      MESSAGE(std::string(algorithmName(algorithm))
+              << ", " << std::string(key->name) << ": temp for " << n << " keys in " << t
+              << " segments: " << r[3].tempSize << " bytes (a plain sort's: " << plainReq.tempSize << ")");
+    }
   requireNoValidationMessages();
 }

@@ -97,3 +97,49 @@ TEST_CASE("floor: apiVersion 0 on a Vulkan 1.2 instance makes no invalid call, a
                    makeKeys(n, kKeys[0], Dist::Uniform, rng));
   requireNoValidationMessages();
 }
+
+TEST_CASE("floor: segmented sorts of a few key and value types, in every size class") {
+  // The segmented kernels (the bins, the micro, tiny, subgroup and small
+  // networks, and the large segments' portable passes) on the device that
+  // would reject a 64-bit integer or a memory model capability: 32- and
+  // 64-bit keys, with and without values, argsort, bit ranges, 8- and 4-bit
+  // digits.
+  REQUIRE_MESSAGE(gFloorDevice, "needs VKSORT_TEST_DEVICE=floor");
+  auto rng = caseRng(36);
+  struct Floor {
+    const KeyInfo* key;
+    const ValueInfo* value;
+    bool descending;
+    BitRange range;
+    uint32_t radixBits;
+  };
+  const Floor cases[] = {
+      {&kKeys[0], &kValues[1], false, kAllBits, 0},
+      {&kKeys[2], &kValues[0], true, BitRange{3, 29, "bits [3,29)"}, 0},
+      {&kKeys[4], &kValues[3], true, BitRange{5, 45, "bits [5,45)"}, 0},
+      {&kKeys[5], &kValues[2], false, kAllBits, 0},
+      {&kKeys[3], &kValues[1], false, BitRange{5, 45, "bits [5,45)"}, 4},
+  };
+  int variant = 0;
+  for (const Floor& f : cases) {
+    SegmentedSorter s(f.key->type, f.value->type, VKSORT_ALGORITHM_AUTO, f.radixBits);
+    VksortAlgorithm algorithm;
+    REQUIRE(vksortGetAlgorithm(s.sorter, &algorithm, nullptr) == VKSORT_SUCCESS);
+    CHECK(algorithm == VKSORT_ALGORITHM_PORTABLE);
+    const Dist dist = Dist(variant++ % 3);
+    checkSegments(s,
+                  makeCase(*f.key, *f.value, f.descending, f.range,
+                           std::string("floor, segmented, ") + std::to_string(f.radixBits ? f.radixBits : 8) +
+                               "-bit digits, " + distName(dist)),
+                  everyClassSizes(segmentedPlan(s), rng), dist, rng);
+  }
+  // Bad offsets there too: past the count, decreasing, and overlapping.
+  SegmentedSorter s(VKSORT_KEY_U64, VKSORT_VALUE_64);
+  const VksortSegmentedSortPlan p = segmentedPlan(s);
+  const uint32_t n = p.smallMaxCount + 2 * p.tileKeys;
+  const std::vector<uint64_t> keys = makeKeys(n, kKeys[3], Dist::Uniform, rng);
+  const SortCase c = makeCase(kKeys[3], kValues[2], false, kAllBits, "floor, segmented, bad offsets");
+  checkSegmentedSort(s, c, keys, {n - 1, 7, p.tinyMaxCount, n - 3, n + 100, 0xffffffffu});
+  checkSegmentedSort(s, c, keys, {0, n, 0, n, 0, n}, 2, true);
+  requireNoValidationMessages();
+}

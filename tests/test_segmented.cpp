@@ -4,7 +4,9 @@
 // every segment untouched in both buffers, and bad offsets (past the count,
 // decreasing, overlapping) that write nothing outside the ranges.
 #include <algorithm>
+#include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "typed_check.h"
@@ -23,12 +25,13 @@ std::string what(VksortAlgorithm algorithm, const std::string& rest) {
   return std::string("segmented ") + algorithmName(algorithm) + ", " + rest;
 }
 
-// Every key type x value type x order, each with a partial bit range, in
-// segments of every size class, for one algorithm.
-void everyTypeInEveryClass(VksortAlgorithm algorithm, uint64_t salt) {
+// Every key type of keyBits bits x value type x order, each with a partial
+// bit range, in segments of every size class, for one algorithm.
+void everyTypeInEveryClass(VksortAlgorithm algorithm, uint32_t keyBits, uint64_t salt) {
   std::mt19937_64 rng = caseRng(salt);
   int variant = 0;
-  for (const KeyInfo& key : kKeys)
+  for (const KeyInfo& key : kKeys) {
+    if (key.bits != keyBits) continue;
     for (const ValueInfo& value : kValues) {
       SegmentedSorter s(key.type, value.type, algorithm);
       const VksortSegmentedSortPlan p = segmentedPlan(s);
@@ -38,13 +41,17 @@ void everyTypeInEveryClass(VksortAlgorithm algorithm, uint64_t salt) {
                       everyClassSizes(p, rng), dist, rng);
       }
     }
+  }
 }
 
-// Segment sizes at every class boundary +-1: tiny/small, small/large, and
-// large segments of one tile, one tile + 1 and several tiles.
+// Segment sizes at every class boundary +-1: micro/tiny, tiny/subgroup,
+// subgroup/small, small/large, and large segments of one tile, one tile + 1
+// and several tiles.
 std::vector<uint32_t> boundarySizes(const VksortSegmentedSortPlan& p) {
-  const uint32_t tiny = p.tinyMaxCount, small = p.smallMaxCount, tile = p.tileKeys;
-  std::vector<uint32_t> sizes = {0, 1, 2, tiny - 1, tiny, tiny + 1, small - 1, small, small + 1, small + 2};
+  const uint32_t tile = p.tileKeys;
+  std::vector<uint32_t> sizes = {0, 1, 2};
+  for (uint32_t top : segmentClassTops(p)) sizes.insert(sizes.end(), {top - 1, top, top + 1});
+  sizes.push_back(p.smallMaxCount + 2);
   for (uint32_t tiles : {1u, 2u, 3u})
     for (uint32_t d : {0u, 1u, 2u}) sizes.push_back(tiles * tile + d - 1);
   sizes.push_back(5 * tile + 17);
@@ -83,12 +90,20 @@ TEST_CASE("segmented: sizes around every class boundary, both algorithms" * doct
   }
 }
 
-TEST_CASE("segmented: Onesweep, every key type x value type x order with a bit range, in every size class") {
-  everyTypeInEveryClass(VKSORT_ALGORITHM_ONESWEEP, 101);
+TEST_CASE("segmented: Onesweep, every 32-bit key type x value type x order with a bit range, in every size class") {
+  everyTypeInEveryClass(VKSORT_ALGORITHM_ONESWEEP, 32, 121);
 }
 
-TEST_CASE("segmented: portable, every key type x value type x order with a bit range, in every size class") {
-  everyTypeInEveryClass(VKSORT_ALGORITHM_PORTABLE, 102);
+TEST_CASE("segmented: Onesweep, every 64-bit key type x value type x order with a bit range, in every size class") {
+  everyTypeInEveryClass(VKSORT_ALGORITHM_ONESWEEP, 64, 122);
+}
+
+TEST_CASE("segmented: portable, every 32-bit key type x value type x order with a bit range, in every size class") {
+  everyTypeInEveryClass(VKSORT_ALGORITHM_PORTABLE, 32, 123);
+}
+
+TEST_CASE("segmented: portable, every 64-bit key type x value type x order with a bit range, in every size class") {
+  everyTypeInEveryClass(VKSORT_ALGORITHM_PORTABLE, 64, 124);
 }
 
 TEST_CASE("segmented: portable with 4-bit digits, 32- and 64-bit keys with bit ranges, in every size class") {
@@ -111,8 +126,9 @@ TEST_CASE("segmented: every class boundary +-1 and large segments of 1, 1 + 1 an
   for (VksortAlgorithm algorithm : kAlgorithms) {
     SegmentedSorter s(VKSORT_KEY_F64, VKSORT_VALUE_64, algorithm);
     const VksortSegmentedSortPlan p = segmentedPlan(s);
-    MESSAGE(what(algorithm, "f64 with 64-bit values: tiny up to ")
-            << p.tinyMaxCount << ", small up to " << p.smallMaxCount << ", tiles of " << p.tileKeys);
+    MESSAGE(what(algorithm, "f64 with 64-bit values: micro up to ")
+            << p.microMaxCount << ", tiny up to " << p.tinyMaxCount << ", subgroup up to " << p.subgroupMaxCount
+            << ", small up to " << p.smallMaxCount << ", tiles of " << p.tileKeys);
     checkSegments(s, makeCase(kKeys[5], kValues[2], true, kAllBits, what(algorithm, "boundaries")), boundarySizes(p),
                   Dist::Special, rng, 7, 11);
     SegmentedSorter u(VKSORT_KEY_U64, VKSORT_VALUE_INDEX, algorithm);
@@ -145,9 +161,14 @@ TEST_CASE("segmented: stability of equal keys in empty, one-key and boundary-str
     for (const Stable& st : cases) {
       SegmentedSorter s(st.key->type, st.value->type, algorithm);
       const VksortSegmentedSortPlan p = segmentedPlan(s);
-      const uint32_t tiny = p.tinyMaxCount, small = p.smallMaxCount, tile = p.tileKeys;
-      const std::vector<uint32_t> sizes = {0,    1,        0, 1, 1,        tiny, tiny + 1, 0, small, small + 1,   1, 0,
-                                           tile, tile + 1, 2, 0, tiny - 1, 0,    0,        1, small, 2 * tile + 3};
+      // Both sides of every class boundary, runs of micro and tiny segments
+      // (several share a subgroup) with empty and one-key ones between them.
+      std::vector<uint32_t> sizes = {0, 1, 0, 1, 1};
+      for (uint32_t top : segmentClassTops(p)) {
+        for (uint32_t k = 0; k < 5; ++k) sizes.insert(sizes.end(), {top, k % 2, top + 1, top - 1});
+        sizes.push_back(0);
+      }
+      sizes.insert(sizes.end(), {p.tileKeys, p.tileKeys + 1, 2, 0, 2 * p.tileKeys + 3, 1});
       for (bool descending : {false, true})
         checkSegments(s, makeCase(*st.key, *st.value, descending, st.range, what(algorithm, distName(st.dist))), sizes,
                       st.dist, rng, 9, 4);
@@ -176,7 +197,8 @@ TEST_CASE("segmented: one segment over every key, and one in the middle with key
     SegmentedSorter s(VKSORT_KEY_I32, VKSORT_VALUE_INDEX, algorithm);
     const VksortSegmentedSortPlan p = segmentedPlan(s);
     int variant = 0;
-    for (uint32_t n : {1u, p.tinyMaxCount, p.tinyMaxCount + 1, p.smallMaxCount + 1, 3 * p.tileKeys + 5, 40000u}) {
+    for (uint32_t n : {1u, p.microMaxCount, p.tinyMaxCount + 1, p.subgroupMaxCount + 1, p.smallMaxCount + 1,
+                       3 * p.tileKeys + 5, 40000u}) {
       const Dist dist = Dist(variant++ % 3);
       const bool descending = variant % 2 == 0;
       const std::vector<uint64_t> keys = makeKeys(n, kKeys[1], dist, rng);
@@ -199,12 +221,14 @@ TEST_CASE("segmented: 2^20 segments, mostly empty and tiny, a few small and larg
     const uint32_t segments = 1u << 20;
     std::vector<uint32_t> sizes(segments, 0);
     auto at = [&]() -> uint32_t& { return sizes[rng() % segments]; };
-    for (int i = 0; i < 30000; ++i) at() = 1 + uint32_t(rng() % 4);
-    for (int i = 0; i < 300; ++i) at() = 5 + uint32_t(rng() % (p.tinyMaxCount - 4));
-    for (int i = 0; i < 8; ++i) at() = p.tinyMaxCount + 1 + uint32_t(rng() % (p.smallMaxCount - p.tinyMaxCount));
-    for (int i = 0; i < 2; ++i) at() = p.smallMaxCount + 1 + uint32_t(rng() % (2 * p.tileKeys));
+    auto between = [&](uint32_t lo, uint32_t hi) { return lo + uint32_t(rng() % (hi - lo + 1)); };
+    for (int i = 0; i < 30000; ++i) at() = between(1, p.microMaxCount);
+    for (int i = 0; i < 1000; ++i) at() = between(1, p.tinyMaxCount);
+    for (int i = 0; i < 200; ++i) at() = between(p.tinyMaxCount, p.subgroupMaxCount);
+    for (int i = 0; i < 8; ++i) at() = between(p.subgroupMaxCount, p.smallMaxCount);
+    for (int i = 0; i < 2; ++i) at() = between(p.smallMaxCount + 1, p.smallMaxCount + 2 * p.tileKeys);
     sizes.front() = 3;
-    sizes.back() = p.tinyMaxCount;
+    sizes.back() = p.subgroupMaxCount;
     checkSegments(s,
                   makeCase(kKeys[0], kValues[1], algorithm == VKSORT_ALGORITHM_PORTABLE, kAllBits,
                            what(algorithm, "2^20 segments")),
@@ -281,9 +305,13 @@ TEST_CASE("segmented: overlapping segments write nothing outside the ranges and 
     const std::vector<uint64_t> keys = makeKeys(n, kKeys[0], Dist::Uniform, rng);
     // Overlaps within each class, across classes, and large segments whose
     // tiles together no longer fit temp (each covers every key).
+    const uint32_t micro = p.microMaxCount, sub = p.subgroupMaxCount;
+    checkSegmentedSort(s, c, keys, {0, micro, 2, micro + 2, 1, 3, 0, micro}, -1, true);
     checkSegmentedSort(s, c, keys, {0, tiny, tiny / 2, tiny + 3}, -1, true);
+    checkSegmentedSort(s, c, keys, {0, sub, sub / 2, sub + sub / 2, 0, sub, 5, micro}, -1, true);
     checkSegmentedSort(s, c, keys, {0, small, 100, small + 100, 50, 60}, -1, true);
     checkSegmentedSort(s, c, keys, {0, 2 * tile, tile, 3 * tile, 1, tiny, 0, n}, -1, true);
+    checkSegmentedSort(s, c, keys, {0, n / 2, 0, n / 2, 1, n / 2 + 1}, -1, true);  // the tiles still fit
     checkSegmentedSort(s, c, keys, {0, n, 0, n, 0, n, 0, n, 0, n}, -1, true);
     checkSegmentedSort(s, c, keys, {n, 0, n, 0, n, 0xffffffffu, 0, 0xffffffffu}, -1, true);
     // The same with the count from the GPU.
@@ -313,4 +341,138 @@ TEST_CASE("segmented: temp sized for more segments than segmentCount") {
   const std::vector<uint64_t> keys = makeKeys(offsets.back(), kKeys[0], Dist::Few, rng);
   checkSegmentedSort(s, makeCase(kKeys[0], kValues[0], true, kAllBits, "segmented AUTO, maxSegments 4096"), keys,
                      offsets, -1, false, 4096);
+}
+
+TEST_CASE(
+    "segmented: two segmented sorts and a plain one on the same buffers, with the header's barrier, labels and "
+    "timestamps") {
+  // The header's one barrier between sorts, and nothing else: synchronization
+  // validation is on, and each sort's clearing of temp follows the earlier
+  // sort's writes and indirect reads. Segmented, segmented again (stable: no
+  // change), then a plain sort of every key, on the same keys, values and
+  // temp; debug labels on, timestamps around the first.
+  VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+  qci.queryCount = 2;
+  VkQueryPool queries;
+  REQUIRE(vkCreateQueryPool(gCtx->device, &qci, nullptr, &queries) == VK_SUCCESS);
+  std::mt19937_64 rng = caseRng(115);
+  for (VksortAlgorithm algorithm : kAlgorithms) {
+    SorterHolder s(nullptr, VKSORT_KEY_U32, VKSORT_VALUE_32, algorithm, 0, true, nullptr, true);
+    const VksortSegmentedSortPlan p = segmentedPlan(s);
+    const std::vector<uint32_t> offsets = segmentOffsetsOf(everyClassSizes(p, rng), 4);
+    const uint32_t n = offsets.back() + 6, segmentCount = uint32_t(offsets.size() - 1);
+    const std::vector<uint64_t> keys = makeKeys(n, kKeys[0], Dist::Few, rng);
+    VksortMemoryRequirements plainReq, req;
+    REQUIRE(vksortGetMemoryRequirements(s.sorter, n, &plainReq) == VKSORT_SUCCESS);
+    REQUIRE(vksortGetSegmentedMemoryRequirements(s.sorter, n, segmentCount, &req) == VKSORT_SUCCESS);
+    GuardedRange kb(req.keysSize, req.keysUsage), ab(req.altSize, req.altUsage),
+        tb(std::max(req.tempSize, plainReq.tempSize), req.tempUsage | plainReq.tempUsage),
+        vb(req.valuesSize, req.valuesUsage), avb(req.valuesSize, req.valuesUsage),
+        ob(offsets.size() * 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    std::vector<std::pair<uint32_t, uint32_t>> expected(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      expected[i] = {uint32_t(keys[i]), i * 2654435761u};
+      kb.data()[i] = expected[i].first;
+      vb.data()[i] = expected[i].second;
+    }
+    std::memcpy(ob.bytes(), offsets.data(), offsets.size() * 4);
+    using Pair = std::pair<uint32_t, uint32_t>;
+    auto byKey = [](const Pair& a, const Pair& b) { return a.first < b.first; };
+    for (uint32_t seg = 0; seg < segmentCount; ++seg)
+      std::stable_sort(expected.begin() + offsets[seg], expected.begin() + offsets[seg + 1], byKey);
+    std::stable_sort(expected.begin(), expected.end(), byKey);
+
+    VksortSegmentedSortInfo info{};
+    info.sort.count = n;
+    info.sort.keys = kb.range();
+    info.sort.alt = ab.range();
+    info.sort.temp = tb.range();
+    info.sort.values = vb.range();
+    info.sort.altValues = avb.range();
+    info.segmentCount = segmentCount;
+    info.segmentOffsets = ob.range();
+    VkCommandBuffer cmd = gCtx->beginCommands();
+    vkCmdResetQueryPool(cmd, queries, 0, 2);
+    auto headerBarrier = [&]() {
+      VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER, nullptr,
+                         VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT};
+      vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, nullptr,
+                           0, nullptr);
+    };
+    VksortSegmentedSortInfo timed = info;
+    timed.sort.timestampQueryPool = queries;
+    timed.sort.firstTimestampQuery = 0;
+    VksortResultBuffer first, second, third;
+    REQUIRE_MESSAGE(vksortRecordSegmentedSort(s.sorter, cmd, &timed, &first) == VKSORT_SUCCESS,
+                    std::string(vksortGetLastError()));
+    REQUIRE(first == VKSORT_RESULT_IN_KEYS);  // 4 passes: the next sort reads this one's result
+    headerBarrier();
+    REQUIRE_MESSAGE(vksortRecordSegmentedSort(s.sorter, cmd, &info, &second) == VKSORT_SUCCESS,
+                    std::string(vksortGetLastError()));
+    REQUIRE(second == VKSORT_RESULT_IN_KEYS);
+    headerBarrier();
+    REQUIRE_MESSAGE(vksortRecordSort(s.sorter, cmd, &info.sort, &third) == VKSORT_SUCCESS,
+                    std::string(vksortGetLastError()));
+    REQUIRE(third == VKSORT_RESULT_IN_KEYS);
+    barrierToHost(cmd);
+    submitOrDie(cmd, what(algorithm, "three sorts back to back"));
+
+    INFO(what(algorithm, "three sorts back to back") << ": N = " << n << ", seed = " << gSeed);
+    size_t bad = n;
+    for (uint32_t i = 0; i < n && bad == n; ++i)
+      if (kb.data()[i] != expected[i].first || vb.data()[i] != expected[i].second) bad = i;
+    CHECK_MESSAGE(bad == n, "first mismatch at " << bad);
+    for (const GuardedRange* g : {&kb, &ab, &tb, &vb, &avb, &ob})
+      CHECK_MESSAGE(g->guardsIntact(), "write outside a range");
+    uint64_t stamps[2] = {0, 0};
+    REQUIRE(vkGetQueryPoolResults(gCtx->device, queries, 0, 2, sizeof stamps, stamps, 8,
+                                  VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) == VK_SUCCESS);
+    if (gCtx->timestampValidBits) CHECK(stamps[1] >= stamps[0]);
+    requireNoValidationMessages();
+  }
+  vkDestroyQueryPool(gCtx->device, queries, nullptr);
+}
+
+TEST_CASE("segmented: many large segments of one tile + 1 and just past the small class fill the tile table") {
+  std::mt19937_64 rng = caseRng(116);
+  for (VksortAlgorithm algorithm : kAlgorithms) {
+    SegmentedSorter s(VKSORT_KEY_U32, VKSORT_VALUE_NONE, algorithm);
+    const VksortSegmentedSortPlan p = segmentedPlan(s);
+    std::vector<uint32_t> sizes;
+    for (int i = 0; i < 12; ++i) sizes.insert(sizes.end(), {p.tileKeys + 1, p.smallMaxCount + 1});
+    checkSegments(s,
+                  makeCase(kKeys[0], kValues[0], false, BitRange{0, 12, "bits [0,12)"}, what(algorithm, "tile table")),
+                  sizes, Dist::Uniform, rng, 0, 0);
+    // Every key in segments just past the small class: the most tiles the
+    // header promises temp for (count / (smallMaxCount + 1) of them, plus
+    // count / tileKeys).
+    checkSegments(s, makeCase(kKeys[0], kValues[0], true, kAllBits, what(algorithm, "tile table")),
+                  std::vector<uint32_t>(30, p.smallMaxCount + 1), Dist::Uniform, rng, 0, 0);
+  }
+}
+
+TEST_CASE("faults: segmented Onesweep's large segments with delayed status, tiny rings and no patience" *
+          doctest::test_suite(kSuiteFaults)) {
+  // Onesweep sorts the large segments with look-backs that end at each
+  // segment's first tile: tiles that hold back their status, rings of a few
+  // slots (wrapped many times over) and a spin budget of one round must not
+  // change the result, hang, or let a look-back cross into another segment.
+  // (ring, lookback, tailGroup, spinBudget, faultPublishDelay); 0 = default
+  const uint32_t shapes[][5] = {{3, 1, 1, 1, 0}, {4, 2, 2, 0, 400}};
+  std::mt19937_64 rng = caseRng(117);
+  for (auto& sh : shapes) {
+    const FaultShape f = faultTuning(sh);
+    SorterHolder s(&f.tuning, VKSORT_KEY_U32, VKSORT_VALUE_32, VKSORT_ALGORITHM_ONESWEEP, 0, false, &f.hooks, true);
+    const VksortSegmentedSortPlan p = segmentedPlan(s);
+    const uint32_t t = p.tileKeys, small = p.smallMaxCount;
+    const std::vector<uint32_t> sizes = {3 * t + 1, small + 1, 0, 9 * t + 5, p.microMaxCount, t + 1, 1, 2 * t};
+    checkSegments(s, makeCase(kKeys[0], kValues[1], false, kAllBits, faultLabel("segmented, ", sh)), sizes,
+                  Dist::Uniform, rng);
+    checkSegments(s,
+                  makeCase(kKeys[0], kValues[1], true, BitRange{0, 16, "bits [0,16)"}, faultLabel("segmented, ", sh)),
+                  sizes, Dist::Few, rng);
+  }
 }

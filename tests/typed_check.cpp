@@ -420,17 +420,34 @@ VksortSegmentedSortPlan segmentedPlan(const SorterHolder& s, uint32_t count) {
   VksortSegmentedSortPlan plan{};
   REQUIRE_MESSAGE(vksortGetSegmentedSortPlan(s.sorter, &info, &plan) == VKSORT_SUCCESS,
                   std::string(vksortGetLastError()));
-  REQUIRE(plan.tinyMaxCount >= 1);
-  REQUIRE(plan.smallMaxCount >= plan.tinyMaxCount);
+  REQUIRE(plan.microMaxCount >= 1);
+  REQUIRE(plan.tinyMaxCount >= plan.microMaxCount);
+  REQUIRE(plan.subgroupMaxCount >= plan.tinyMaxCount);
+  REQUIRE(plan.smallMaxCount >= plan.subgroupMaxCount);
   REQUIRE(plan.tileKeys >= 1);
   return plan;
 }
 
+std::vector<uint32_t> segmentClassTops(const VksortSegmentedSortPlan& p) {
+  std::vector<uint32_t> tops;
+  for (uint32_t top : {p.microMaxCount, p.tinyMaxCount, p.subgroupMaxCount, p.smallMaxCount})
+    if (tops.empty() || top > tops.back()) tops.push_back(top);
+  return tops;
+}
+
 std::vector<uint32_t> everyClassSizes(const VksortSegmentedSortPlan& p, std::mt19937_64& rng) {
   auto between = [&](uint32_t lo, uint32_t hi) { return lo + uint32_t(rng() % (hi - lo + 1)); };
-  const uint32_t tiny = p.tinyMaxCount, small = p.smallMaxCount, tile = p.tileKeys;
-  std::vector<uint32_t> sizes = {0, 1, 1, tiny, between(1, tiny), between(1, tiny)};
-  if (small > tiny) sizes.insert(sizes.end(), {small, between(tiny + 1, small)});
+  std::vector<uint32_t> sizes = {0, 0, 1, 1};
+  // The classes sorted by networks: the top size of each and random ones,
+  // more of the classes that pack several segments into a subgroup.
+  uint32_t lo = 1, copies = 6;
+  for (uint32_t top : segmentClassTops(p)) {
+    sizes.push_back(top);
+    for (uint32_t i = 0; i < copies; ++i) sizes.push_back(between(lo, top));
+    lo = top + 1;
+    copies = copies > 2 ? copies / 2 : 1;
+  }
+  const uint32_t small = p.smallMaxCount, tile = p.tileKeys;
   sizes.push_back(between(small + 1, std::max(small + 1, tile)));  // one tile where the tile is larger
   sizes.push_back(between(std::max(small + 1, 2 * tile + 1), std::max(small + 1, 2 * tile + 1) + tile));
   std::shuffle(sizes.begin(), sizes.end(), rng);

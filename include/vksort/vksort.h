@@ -523,8 +523,8 @@ typedef struct VksortSegmentedSortInfo {
 //    tileKeys + maxCount / (smallMaxCount + 1) (rounded up): 16 bytes each;
 //  - Onesweep: its header and status ring (about 1.5 MiB, as for a plain
 //    sort), and a digit histogram of every pass for each large segment there
-//    may be, min(maxSegments, T) of them: 4 KiB each for 32-bit keys, 8 KiB
-//    for 64-bit ones;
+//    may be, min(maxSegments, T) of them: 4 KiB and 16 bytes each for 32-bit
+//    keys, 8 KiB and 16 bytes for 64-bit ones;
 //  - the portable algorithm: the tiles' digit counts, 4 x 2^R bytes per tile
 //    (R = portableRadixBits), and their scan's block sums.
 // The large segments' terms assume the worst, segments just above
