@@ -74,18 +74,18 @@
 //                        zeroed with vkCmdFillBuffer before every sort
 // With Onesweep the area follows the header and the ring (VKSORT_TEMP_*
 // above) instead of the tile table.
-#define VKSORT_SEG_TINY_COUNT 0       // tiny segments binned
-#define VKSORT_SEG_SMALL_COUNT 1      // small segments binned
-#define VKSORT_SEG_TILES_TAKEN 2      // tiles handed out (may pass the capacity)
-#define VKSORT_SEG_TILES 3            // tiles of the large segments that fit
-#define VKSORT_SEG_TINY_DISPATCH 4    // VkDispatchIndirectCommand: 3 u32
-#define VKSORT_SEG_SMALL_DISPATCH 8   // VkDispatchIndirectCommand: 3 u32
-#define VKSORT_SEG_TILES_DISPATCH 12  // VkDispatchIndirectCommand: 3 u32
-#define VKSORT_SEG_BLOCKS_DISPATCH 16 // the table scan's blocks: 3 u32
-#define VKSORT_SEG_LARGE_COUNT 20     // large segments with tiles (Onesweep: histograms handed out)
-#define VKSORT_SEG_MICRO_COUNT 21     // micro segments binned
-#define VKSORT_SEG_SUBGROUP_COUNT 22  // subgroup-class segments binned
-#define VKSORT_SEG_MICRO_DISPATCH 24  // VkDispatchIndirectCommand: 3 u32
+#define VKSORT_SEG_TINY_COUNT 0          // tiny segments binned
+#define VKSORT_SEG_SMALL_COUNT 1         // small segments binned
+#define VKSORT_SEG_TILES_TAKEN 2         // tiles handed out (may pass the capacity)
+#define VKSORT_SEG_TILES 3               // tiles of the large segments that fit
+#define VKSORT_SEG_TINY_DISPATCH 4       // VkDispatchIndirectCommand: 3 u32
+#define VKSORT_SEG_SMALL_DISPATCH 8      // VkDispatchIndirectCommand: 3 u32
+#define VKSORT_SEG_TILES_DISPATCH 12     // VkDispatchIndirectCommand: 3 u32
+#define VKSORT_SEG_BLOCKS_DISPATCH 16    // the table scan's blocks: 3 u32
+#define VKSORT_SEG_LARGE_COUNT 20        // large segments with tiles (Onesweep: histograms handed out)
+#define VKSORT_SEG_MICRO_COUNT 21        // micro segments binned
+#define VKSORT_SEG_SUBGROUP_COUNT 22     // subgroup-class segments binned
+#define VKSORT_SEG_MICRO_DISPATCH 24     // VkDispatchIndirectCommand: 3 u32
 #define VKSORT_SEG_SUBGROUP_DISPATCH 28  // VkDispatchIndirectCommand: 3 u32
 // A large segment's histograms: 256 u32 per pass, then its done counter,
 // padded to 16 bytes.

@@ -52,9 +52,9 @@
 #define VKSORT_SC_SCAN_ITEMS 20  // table entries per invocation and block
 
 // Segmented sorts (VKSORT_SC_SEGMENTED's values below; segment_bins.comp).
-#define VKSORT_SC_SEGMENTED 23          // what a workgroup sorts: one sort's keys, or segments
-#define VKSORT_SC_SEGMENT_TINY_MAX 24   // segment_bins.comp: the tiny class's largest segment
-#define VKSORT_SC_SEGMENT_SMALL_MAX 25  // segment_bins.comp: the small class's largest segment
+#define VKSORT_SC_SEGMENTED 23             // what a workgroup sorts: one sort's keys, or segments
+#define VKSORT_SC_SEGMENT_TINY_MAX 24      // segment_bins.comp: the tiny class's largest segment
+#define VKSORT_SC_SEGMENT_SMALL_MAX 25     // segment_bins.comp: the small class's largest segment
 #define VKSORT_SC_SEGMENT_GROUP 26         // subgroups per workgroup of the kernels of lanes
 #define VKSORT_SC_SEGMENT_MICRO_MAX 27     // segment_bins.comp: the micro class's largest segment
 #define VKSORT_SC_SEGMENT_SUBGROUP_MAX 28  // segment_bins.comp: the subgroup class's largest segment
@@ -62,10 +62,10 @@
 #define VKSORT_SC_SEGMENT_CLASS 30         // bitonic.comp: the class it sorts (VKSORT_SEGMENT_CLASS_*)
 
 // The values of VKSORT_SC_SEGMENTED.
-#define VKSORT_SEGMENTED_NONE 0      // a plain sort
-#define VKSORT_SEGMENTED_LANES 1     // bitonic.comp: each group of LANES lanes sorts one segment
-#define VKSORT_SEGMENTED_WORKGROUP 2 // bitonic.comp: the workgroup sorts one small segment
-#define VKSORT_SEGMENTED_TILES 3     // portable count and scatter: tiles of the large segments
+#define VKSORT_SEGMENTED_NONE 0       // a plain sort
+#define VKSORT_SEGMENTED_LANES 1      // bitonic.comp: each group of LANES lanes sorts one segment
+#define VKSORT_SEGMENTED_WORKGROUP 2  // bitonic.comp: the workgroup sorts one small segment
+#define VKSORT_SEGMENTED_TILES 3      // portable count and scatter: tiles of the large segments
 
 // The size classes of segmented sorts (segment_bins.comp), smallest first.
 #define VKSORT_SEGMENT_CLASS_MICRO 0     // one invocation per segment

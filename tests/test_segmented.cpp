@@ -120,8 +120,7 @@ TEST_CASE("segmented: portable with 4-bit digits, 32- and 64-bit keys with bit r
   }
 }
 
-TEST_CASE("segmented: every class boundary +-1 and large segments of 1, 1 + 1 and several tiles, 64-bit keys" *
-          doctest::test_suite(kSuiteSubgroupSizes)) {
+TEST_CASE("segmented: every class boundary +-1 and large segments of 1, 1 + 1 and several tiles, 64-bit keys") {
   std::mt19937_64 rng = caseRng(104);
   for (VksortAlgorithm algorithm : kAlgorithms) {
     SegmentedSorter s(VKSORT_KEY_F64, VKSORT_VALUE_64, algorithm);
@@ -138,8 +137,7 @@ TEST_CASE("segmented: every class boundary +-1 and large segments of 1, 1 + 1 an
   }
 }
 
-TEST_CASE("segmented: stability of equal keys in empty, one-key and boundary-straddling segments, argsort" *
-          doctest::test_suite(kSuiteSubgroupSizes)) {
+TEST_CASE("segmented: stability of equal keys in empty, one-key and boundary-straddling segments, argsort") {
   // Equal keys (all equal, 7 distinct, or equal in the sorted bits only) in
   // segments on both sides of every class boundary: the values (argsort:
   // each key's position in the whole range) show the order of the ties,
