@@ -76,7 +76,7 @@ const bool IN_SUBGROUP = SEGMENTED == VKSORT_SEGMENTED_LANES;
 const uint CAPACITY = (IN_SUBGROUP ? LANES : WG_SIZE) * KEYS_PER_THREAD;
 // Partners less than this far apart are in the same subgroup.
 const uint SHUFFLE_SPAN = KEYS_PER_THREAD * SG_SIZE;
-// Elements in shared memory (none with PER_SUBGROUP: CAPACITY is then
+// Elements in shared memory (none with IN_SUBGROUP: CAPACITY is then at most
 // SHUFFLE_SPAN, and no step goes through shared memory).
 const uint SHARED_ELEMENTS = IN_SUBGROUP ? 1u : CAPACITY;
 
@@ -196,8 +196,8 @@ void main() {
   // the driver can unroll the whole network, with every shuffle distance,
   // partner and direction mask a constant. Stages past `size` are skipped.
   [[unroll]] for (uint k = 2u; k <= CAPACITY; k <<= 1) {
-    if (k > size) break;  // uniform (PER_SUBGROUP: in the subgroup)
-    // (PER_SUBGROUP first, so that the block and its barriers are gone
+    if (k > size) break;  // uniform (IN_SUBGROUP: in the subgroup, see size)
+    // (IN_SUBGROUP first, so that the block and its barriers are gone
     // before the loop is unrolled: lavapipe stops a subgroup's network at a
     // barrier in a loop that other subgroups have left.)
     if (!IN_SUBGROUP && k / 2u >= SHUFFLE_SPAN) {
