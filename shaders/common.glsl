@@ -40,6 +40,10 @@ layout(buffer_reference, std430, buffer_reference_align = 8) buffer U32x2Buf { u
 #ifdef VKSORT_ONESWEEP_FEATURES
 layout(buffer_reference, std430, buffer_reference_align = 8) buffer U64Buf { uint64_t v[]; };
 #endif
+// Data that other workgroups of the same dispatch write and read, ordered by
+// atomics with release and acquire semantics (onesweep.comp's CHAINED passes).
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer U32BufCoherent { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 8) coherent buffer U32x2BufCoherent { uvec2 v[]; };
 
 const uint NUM_SUBGROUPS = WG_SIZE / SG_SIZE;
 const uint RADIX = 1u << RADIX_BITS;  // digits per pass

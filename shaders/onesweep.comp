@@ -1,12 +1,14 @@
-// vksort reorder kernel: one dispatch per 8-bit digit pass (Adinets and
-// Merrill, "Onesweep: A Faster Least Significant Digit Radix Sort for GPUs").
+// vksort reorder kernel: one dispatch per 8-bit digit pass, or one for all
+// of them (CHAINED) (Adinets and Merrill, "Onesweep: A Faster Least
+// Significant Digit Radix Sort for GPUs").
 //
 // A workgroup sorts one tile of WG_SIZE * KEYS_PER_THREAD keys (and their
 // values, if any):
 //  1. takes its tile number from an atomic counter (never gl_WorkGroupID:
 //     launch order is not promised, and a tile only waits on lower tiles),
-//     and, once its key loads are issued, waits until its status-ring slot
-//     is free;
+//     (CHAINED: its work item, a pass and a tile, and waits until the pass
+//     before is done), and, once its key loads are issued, waits until its
+//     status-ring slot is free;
 //  2. ranks its keys within each subgroup by ballots on the digit bits
 //     (warp-level multisplit), keeping one digit histogram per subgroup so
 //     the rank is stable without ordering atomics between subgroups
@@ -14,8 +16,8 @@
 //  3. publishes its per-digit counts, then scans them into local digit starts;
 //  4. sorts the tile locally in shared memory;
 //  5. looks back over the ring for each digit's global position (with a
-//     fallback that counts a missing tile's digits itself, so no wait is
-//     unbounded: see status_ring.glsl);
+//     fallback that counts a missing tile's digits itself, so no look-back
+//     wait is unbounded: see status_ring.glsl);
 //  6. writes the locally sorted keys out: neighbouring invocations write
 //     neighbouring addresses within a digit, so the scatter is coalesced.
 //     Values follow through the same shared memory with the same ranks.
@@ -66,6 +68,14 @@ layout(constant_id = VKSORT_SC_ONE_WORD_STAGING) const bool ONE_WORD_STAGING = f
 layout(constant_id = VKSORT_SC_STAGING_ROUNDS) const uint STAGING_ROUNDS = 1;
 // Tests only: rank with the uvec4 ballot at every subgroup size (tile_sort.glsl).
 layout(constant_id = VKSORT_SC_WIDE_BALLOT) const bool WIDE_BALLOT = false;
+// Every pass in one dispatch (not with ONE_WORKGROUP): the work items are
+// (pass, tile), taken in that order from one counter, and each workgroup of
+// a grid of one pass's tiles takes up to `passes` of them, one after the
+// other. An item of pass p > 0 waits until every tile of pass p - 1 has
+// retired (waitForPass). Every item it waits on was taken earlier, by a
+// workgroup that is running, so this needs no more of the device than the
+// look-back's waits: that running workgroups make progress.
+layout(constant_id = VKSORT_SC_CHAINED) const bool CHAINED = false;
 #define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
 #define VKSORT_ONESWEEP_FEATURES 1
 #include "common.glsl"
@@ -87,9 +97,27 @@ const bool SEGMENT_TILES = false;
 
 shared uint sTile;
 
-void sortTile(uint pass) {
+// CHAINED: waits until every tile of pass `pass` has retired (the pass's
+// tail counts them), then acquires what they wrote. Called by one
+// invocation. This wait has no budget, unlike the look-back's: the item
+// cannot start without the last pass's output, and those tiles were taken
+// before this one by running workgroups, so it ends.
+void waitForPass(uint pass, uint tiles) {
+  uint t = loadTail(pass);
+  while (t < tiles) {
+    VKSORT_POLL_ROUND(if (t < tiles) t = loadTail(pass);)
+  }
+  memoryBarrier(gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsAcquire | gl_SemanticsMakeVisible);
+}
+
+// Sorts one tile of pass `pass` (CHAINED: of the pass that the work item it
+// takes gives). Returns false where the tile is past the grid (CHAINED: no
+// work item was left).
+bool sortTile(uint pass) {
   const uint tid = gl_LocalInvocationIndex;
   const uint count = sortCount();
+  // CHAINED: the tiles of each pass.
+  const uint tiles = !CHAINED ? 0u : SEGMENT_TILES ? segmentHeader().v[VKSORT_SEG_TILES] : (count + TILE - 1u) / TILE;
   // SHARED_PASSES after pass 0: the tile is in sWork, where the histograms go.
   const bool fromShared = SHARED_PASSES && pass != 0u;
   if (fromShared) {
@@ -100,22 +128,29 @@ void sortTile(uint pass) {
   if (ONE_WORKGROUP) {
     if (tid == 0) sTile = 0u;
   } else if (tid == 0) {
-    const uint t = atomicAdd(counters().v[VKSORT_CTR_TILE(pass)], 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
-                             gl_SemanticsRelaxed);
+    const uint t = atomicAdd(counters().v[VKSORT_CTR_TILE(CHAINED ? 0u : pass)], 1u, gl_ScopeQueueFamily,
+                             gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
     sTile = t;
     sLookMissing[0] = 0u;
+    if (CHAINED && t >= tiles && t < pc.passes * tiles) waitForPass(t / tiles - 1u, tiles);
   }
   clearSubgroupHistograms();
   barrierAll();
   // Tile numbers from here on are within the tile's segment (status_ring.glsl).
   uint tile = sTile, tileStart, tileCount;
+  if (CHAINED) {
+    if (tile >= pc.passes * tiles) return false;  // no item left (uniform)
+    pass = tile / tiles;
+    tile -= pass * tiles;
+    gTailSeen = 0u;  // the tail seen was the last item's pass's
+  }
   // Per pass and digit, the position of the first key of the digit.
   U32Buf globalStart = tempU32();
   if (SEGMENT_TILES) {
     // Both loads at once: the tile's entry (of the last tile where this one
     // is past the grid), and the count of tiles.
     const uvec4 info = segmentTiles().v[min(tile, pc.numTiles - 1u)];
-    if (tile >= segmentHeader().v[VKSORT_SEG_TILES]) return;  // past the grid (uniform)
+    if (tile >= segmentHeader().v[VKSORT_SEG_TILES]) return false;  // past the grid (uniform)
     const SegmentTile st = segmentTileOf(tile, TILE, info);
     gTileBase = st.first;
     gKeysBegin = st.begin;
@@ -129,7 +164,7 @@ void sortTile(uint pass) {
     globalStart = segmentHistogram(st.large);
   } else {
     tileStart = tile * TILE;
-    if (tileStart >= count) return;  // past an indirect count (uniform: tile is shared)
+    if (tileStart >= count) return false;  // past an indirect count (uniform: tile is shared)
     tileCount = min(TILE, count - tileStart);
     gKeysEnd = count;
   }
@@ -190,7 +225,11 @@ void sortTile(uint pass) {
 
   writeKeys(pass, tileCount);
   writeValues(pass, tileCount);
+  // CHAINED: the tile's writes come before its retirement, which releases
+  // them to the next pass, and the next item reuses shared memory after it.
+  if (CHAINED) barrierAll();
   if (!ONE_WORKGROUP && tid == 0) retireTile(pass, tile);
+  return true;
 }
 
 // ONE_WORKGROUP with VKSORT_FLAG_HEAD_INDIRECT: the first dispatch of a
@@ -224,6 +263,11 @@ bool headIndirectSort() {
 }
 
 void main() {
+  if (CHAINED) {
+    for (uint i = 0; i < pc.passes; ++i)
+      if (!sortTile(0u)) break;
+    return;
+  }
   if (!ONE_WORKGROUP) {
     sortTile(pc.pass);
     return;

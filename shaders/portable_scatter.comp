@@ -26,6 +26,7 @@ layout(constant_id = VKSORT_SC_WIDE_BALLOT) const bool WIDE_BALLOT = false;  // 
 #define SEGMENT_RING_SLOTS 0u  // the portable layout (segments.glsl)
 #include "segments.glsl"
 const bool ONE_WORKGROUP = false;  // tile_sort.glsl: one pass per dispatch
+const bool CHAINED = false;
 const bool SHARED_PASSES = false;
 // Built with VKSORT_SEGMENT_TILES for the tiles of a segmented sort's large
 // segments (a second module rather than a specialization constant: the

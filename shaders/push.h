@@ -24,8 +24,9 @@
 //   [0, HIST)            global digit histograms, VKSORT_MAX_PASSES x 256 u32;
 //                        exclusive-scanned by the histogram kernel
 //   [HIST, HEADER)       counters: histogram-done, then per pass a tile
-//                        counter and a tail iterator; then, for a sort with
-//                        an indirect count, two VkDispatchIndirectCommands:
+//                        counter (the first one hands out the work items of
+//                        every pass) and a tail iterator; then, for a sort
+//                        with an indirect count, two VkDispatchIndirectCommands:
 //                        the histogram kernel's and the passes'
 //   [HEADER, ...)        the status ring: ringSlots x 256 u64 entries
 // The header is zeroed at the start of every sort: with vkCmdFillBuffer, or

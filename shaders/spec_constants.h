@@ -44,6 +44,7 @@
 #define VKSORT_SC_LOOKBACK_LANES 16  // invocations that walk one digit's look-back together
 #define VKSORT_SC_ONE_WORKGROUP 17   // the one-workgroup paths: every pass in one dispatch
 #define VKSORT_SC_TILE_IN_SHARED 18  // ONE_WORKGROUP: keys and values stay in shared memory between passes
+#define VKSORT_SC_CHAINED 31         // every pass's tiles in one dispatch
 
 // bitonic.comp.
 #define VKSORT_SC_NO_INDEX 19  // sort the keys alone (bitonic keys-only)
@@ -73,6 +74,6 @@
 #define VKSORT_SEGMENT_CLASS_SUBGROUP 2  // a subgroup per segment
 #define VKSORT_SEGMENT_CLASS_SMALL 3     // a workgroup per segment
 
-#define VKSORT_SC_COUNT 31
+#define VKSORT_SC_COUNT 32
 
 #endif

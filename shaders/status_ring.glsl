@@ -52,7 +52,7 @@
 // turns it on for lavapipe.
 //
 // The includer defines RING_SLOTS, LOOKBACK, TAIL_BITS, STATUS_RMW,
-// SPIN_BUDGET, PUBLISH_DELAY and LOOKBACK_LANES, and loadKeyDigit(pass,
+// SPIN_BUDGET, PUBLISH_DELAY, LOOKBACK_LANES and CHAINED, and loadKeyDigit(pass,
 // index) (the digit of input key `index` in this pass, as the tile's own
 // ranking sees it).
 
@@ -146,10 +146,18 @@ void waitForRingSlot(uint pass, uint tile) {
 // earlier group of 2^TAIL_BITS tiles has retired. The tail that the slot wait
 // read usually shows that already (it lags this tile only by the tiles in
 // flight), so most tiles retire with one atomic add and no load.
+//
+// With CHAINED passes the increment releases the tile's writes (the
+// includer's barrier put them before it): the next pass waits for the tail
+// to count every tile.
 void retireTile(uint pass, uint tile) {
   waitForTail(pass, (gTileBase + tile) & TAIL_MASK);
-  atomicAdd(counters().v[VKSORT_CTR_TAIL(pass)], 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
-            gl_SemanticsRelaxed);
+  if (CHAINED)
+    atomicAdd(counters().v[VKSORT_CTR_TAIL(pass)], 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
+              gl_SemanticsRelease | gl_SemanticsMakeAvailable);
+  else
+    atomicAdd(counters().v[VKSORT_CTR_TAIL(pass)], 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
+              gl_SemanticsRelaxed);
 }
 
 // Whether entry e is still worth waiting for: an older tag (not published

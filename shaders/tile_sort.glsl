@@ -18,7 +18,8 @@
 // VALUE_WORDS (0, 1 or 2), VALUE_INDEX (argsort: pass 0 makes value = input
 // index), ONE_WORKGROUP (onesweep.comp's one-workgroup paths: every pass in one
 // dispatch, so the pass, not the push constants, picks buffers and mapping),
-// SHARED_PASSES (ONE_WORKGROUP with the tile kept in shared memory between
+// CHAINED (onesweep.comp's tiles of every pass in one dispatch: likewise, and
+// buffers are read and written coherently), SHARED_PASSES (ONE_WORKGROUP with the tile kept in shared memory between
 // passes), ONE_WORD_STAGING and STAGING_ROUNDS (below), WIDE_BALLOT
 // (rankTile) and SEGMENT_TILES (the portable scatter over a segmented sort's
 // large segments: writes outside gDstSegment are dropped).
@@ -79,21 +80,43 @@ shared uint sWork[WORK_WORDS];
 // - local start), which writeKeys reads.
 shared uint sDigitBase[RADIX];
 
-// This pass's input and output. The push constants name them, except in
-// ONE_WORKGROUP mode, where pass p reads buffer p % 2 (keys, alt) and writes
-// the other one (with SHARED_PASSES only pass 0 reads a buffer and only the
-// last pass writes one), which leaves the result where VksortResultBuffer
-// says.
-Address keysIn(uint pass) { return address(ONE_WORKGROUP && pass % 2u == 1u ? pc.keysOut : pc.keysIn); }
-Address keysOut(uint pass) { return address(ONE_WORKGROUP && pass % 2u == 1u ? pc.keysIn : pc.keysOut); }
-Address valuesIn(uint pass) { return address(ONE_WORKGROUP && pass % 2u == 1u ? pc.valuesOut : pc.valuesIn); }
-Address valuesOut(uint pass) { return address(ONE_WORKGROUP && pass % 2u == 1u ? pc.valuesIn : pc.valuesOut); }
+// This pass's input and output. The push constants name them, except where
+// a dispatch runs several passes (PASSES_IN_DISPATCH: ONE_WORKGROUP, or
+// onesweep.comp's CHAINED passes), where pass p reads buffer p % 2 (keys,
+// alt) and writes the other one (with SHARED_PASSES only pass 0 reads a
+// buffer and only the last pass writes one), which leaves the result where
+// VksortResultBuffer says.
+const bool PASSES_IN_DISPATCH = ONE_WORKGROUP || CHAINED;
+Address keysIn(uint pass) { return address(PASSES_IN_DISPATCH && pass % 2u == 1u ? pc.keysOut : pc.keysIn); }
+Address keysOut(uint pass) { return address(PASSES_IN_DISPATCH && pass % 2u == 1u ? pc.keysIn : pc.keysOut); }
+Address valuesIn(uint pass) { return address(PASSES_IN_DISPATCH && pass % 2u == 1u ? pc.valuesOut : pc.valuesIn); }
+Address valuesOut(uint pass) { return address(PASSES_IN_DISPATCH && pass % 2u == 1u ? pc.valuesIn : pc.valuesOut); }
+
+// Keys and values that other workgroups of this dispatch wrote (CHAINED: the
+// last pass's output) are read, and written for the next pass, through
+// coherent references: those bypass caches that other workgroups' writes do
+// not reach, and the waits' release and acquire order them.
+uvec2 loadItemWords(uint words, Address base, uint i) {
+  if (CHAINED) return words == 1u ? uvec2(U32BufCoherent(base).v[i], 0u) : U32x2BufCoherent(base).v[i];
+  return words == 1u ? uvec2(U32Buf(base).v[i], 0u) : U32x2Buf(base).v[i];
+}
+void storeItemWords(uint words, Address base, uint i, uvec2 w) {
+  if (CHAINED && words == 1u)
+    U32BufCoherent(base).v[i] = w.x;
+  else if (CHAINED)
+    U32x2BufCoherent(base).v[i] = w;
+  else if (words == 1u)
+    U32Buf(base).v[i] = w.x;
+  else
+    U32x2Buf(base).v[i] = w;
+}
 
 // The key at `index` of this pass's input, as sort bits (pass 0 maps them:
-// pc.loadXor is zero in later dispatches; ONE_WORKGROUP checks the pass).
+// pc.loadXor is zero in later dispatches; PASSES_IN_DISPATCH checks the
+// pass).
 uvec2 loadKey(uint pass, uint index) {
-  const uvec2 k = loadKeyWords(keysIn(pass), index);
-  return ONE_WORKGROUP && pass != 0u ? k : toSortBits(k);
+  const uvec2 k = loadItemWords(KEY_WORDS, keysIn(pass), index);
+  return PASSES_IN_DISPATCH && pass != 0u ? k : toSortBits(k);
 }
 uint loadKeyDigit(uint pass, uint index) { return digitOf(loadKey(pass, index), pass); }
 
@@ -146,10 +169,8 @@ void loadTile(uint pass, uint tileStart, uint tileCount) {
       k = loadKey(pass, tileStart + idx);
       if (VALUE_INDEX && pass == 0u)
         v.x = tileStart + idx;
-      else if (VALUE_WORDS == 1)
-        v.x = U32Buf(valuesIn(pass)).v[tileStart + idx];
-      else if (VALUE_WORDS == 2)
-        v = U32x2Buf(valuesIn(pass)).v[tileStart + idx];
+      else if (VALUE_WORDS != 0)
+        v = loadItemWords(VALUE_WORDS, valuesIn(pass), tileStart + idx);
     }
     gKeysLo[i] = k.x;
     gKeysHi[i] = k.y;
@@ -321,9 +342,10 @@ void writeKeys(uint pass, uint tileCount) {
         uvec2 k = uvec2(sWork[padded(s)], 0u);
         if (KEY_WORDS == 2) k = SPLIT_WORDS ? uvec2(lo[i], k.x) : uvec2(k.x, sWork[padded(ROUND_KEYS + s)]);
         gDst[i] = sDigitBase[digitOf(k, pass)] + p;
-        // pc.storeXor is zero before the last dispatch; ONE_WORKGROUP checks the pass.
+        // pc.storeXor is zero before the last dispatch; PASSES_IN_DISPATCH checks the pass.
         if (inSegment(gDst[i]))
-          storeKeyWords(keysOut(pass), gDst[i], ONE_WORKGROUP && pass + 1u != pc.passes ? k : fromSortBits(k));
+          storeItemWords(KEY_WORDS, keysOut(pass), gDst[i],
+                         PASSES_IN_DISPATCH && pass + 1u != pc.passes ? k : fromSortBits(k));
       }
     }
   }
@@ -345,13 +367,10 @@ void writeValues(uint pass, uint tileCount) {
       if (i >= KEYS_PER_THREAD) continue;
       const uint p = sortedPosition(i), s = stagedPosition(r, i);
       if (p < tileCount && inSegment(gDst[i])) {
-        if (VALUE_WORDS == 1)
-          U32Buf(valuesOut(pass)).v[gDst[i]] = sWork[padded(VALUE_BASE + s)];
-        else if (!SPLIT_WORDS)
-          U32x2Buf(valuesOut(pass)).v[gDst[i]] =
-              uvec2(sWork[padded(VALUE_BASE + s)], sWork[padded(VALUE_BASE + ROUND_KEYS + s)]);
-        else
-          U32x2Buf(valuesOut(pass)).v[gDst[i]] = uvec2(lo[i], sWork[padded(s)]);
+        uvec2 v = uvec2(sWork[padded(VALUE_BASE + s)], 0u);
+        if (VALUE_WORDS == 2)
+          v = SPLIT_WORDS ? uvec2(lo[i], sWork[padded(s)]) : uvec2(v.x, sWork[padded(VALUE_BASE + ROUND_KEYS + s)]);
+        storeItemWords(VALUE_WORDS, valuesOut(pass), gDst[i], v);
       }
     }
   }

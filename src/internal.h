@@ -204,6 +204,9 @@ struct Config {
   // to a quarter of midsizeMaxCount.
   bool hasMidsizeHalf() const { return hasMidsize() && t.oneWorkgroupKeysPerThread >= 2; }
   uint32_t midsizeHalfMaxCount() const { return hasMidsizeHalf() ? t.midsizeMaxCount / 4 : 0; }
+  // Whether a Onesweep sort of `count` keys (at record time) chains its
+  // passes in one dispatch.
+  bool chains(uint32_t count) const { return t.chainedMaxCount != VKSORT_TUNING_OFF && count <= t.chainedMaxCount; }
   // The classes' largest segments, each at least the one before.
   uint32_t segmentMicroMax() const { return kSegmentMicroKeys; }
   uint32_t segmentTinyMax() const { return segmentTinyLanes * kSegmentTinyKeys; }
@@ -270,10 +273,26 @@ enum Kernel : uint8_t {
   kKernelSegmentScatter,    // portable_scatter.comp built with VKSORT_SEGMENT_TILES
   kKernelSegmentHistogram,  // histogram.comp built with VKSORT_SEGMENT_TILES
   kKernelSegmentOnesweep,   // onesweep.comp built with VKSORT_SEGMENT_TILES
+  // The four reorder kernels above with every pass in one dispatch
+  // (onesweep.comp, CHAINED), in the same order: chainedKernel.
+  kKernelOnesweepChained,
+  kKernelMidsizeOnesweepChained,
+  kKernelMidsizeOnesweepHalfChained,
+  kKernelSegmentOnesweepChained,
   kKernelCount
 };
 // The name of a kernel, as pipelines are named in error messages.
 const char* kernelName(Kernel k);
+// A reorder kernel's twin with every pass in one dispatch, and back.
+inline Kernel chainedKernel(Kernel k) {
+  return k == kKernelSegmentOnesweep ? kKernelSegmentOnesweepChained
+                                     : Kernel(k - kKernelOnesweep + kKernelOnesweepChained);
+}
+inline Kernel unchainedKernel(Kernel k) {
+  return k == kKernelSegmentOnesweepChained ? kKernelSegmentOnesweep
+                                            : Kernel(k - kKernelOnesweepChained + kKernelOnesweep);
+}
+inline bool isChainedKernel(Kernel k) { return k >= kKernelOnesweepChained && k < kKernelCount; }
 
 // One command of a sort, as recordPlan records it into the caller's
 // command buffer.
@@ -299,6 +318,7 @@ enum Label : uint8_t {
   kLabelTiny,
   kLabelSubgroup,
   kLabelSmall,
+  kLabelPasses,  // Onesweep's reorder dispatch: every pass
   kLabelPass,
   kLabelCount,
   kLabelScan,
@@ -311,6 +331,7 @@ const char* labelName(Label l);
 // The push constants of a dispatch, from Plan::push and the buffers.
 enum PushKind : uint8_t {
   kPushPass,         // digit pass `pass`: reads keys[pass % 2] (and values), writes the other buffer
+  kPushChained,      // every pass in one dispatch: pass p reads keys[p % 2] and writes the other buffer
   kPushOneDispatch,  // reads keys, writes buffer `pass` (0 keys, 1 alt; the one-workgroup kernel then ping-pongs)
   kPushHead,         // kPushOneDispatch to alt, heading a Onesweep sort with an indirect count
   kPushSegmentBins,  // segment_bins.comp: keysIn is the segment offsets' address
@@ -433,6 +454,7 @@ struct SpecConstants {
   uint32_t segmentSubgroupMax;
   uint32_t segmentLanes;
   uint32_t segmentClass;
+  uint32_t chained;
 };
 
 // One pipeline a sorter creates: its kernel's embedded SPIR-V, its

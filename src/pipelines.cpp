@@ -147,6 +147,7 @@ struct Spirv {
 
 // The module of each kernel.
 Spirv kernelSpirv(const Config& c, Kernel k) {
+  if (isChainedKernel(k)) k = unchainedKernel(k);
   if ((k >= kKernelBitonic && k < kKernelPortableCount) || (k >= kKernelSegmentMicro && k <= kKernelSegmentSmall))
     // Onesweep's sorters have 64-bit integers; the portable one's build needs none.
     return c.algorithm == VKSORT_ALGORITHM_ONESWEEP ? Spirv VKSORT_SPV(bitonic) : Spirv VKSORT_SPV(bitonic_portable);
@@ -173,6 +174,11 @@ uint32_t segmentAreaAfterRing(const Config& c) { return c.algorithm == VKSORT_AL
 // The specialization of each kernel.
 SpecConstants kernelConstants(const Config& c, Kernel k) {
   const VksortTuning& t = c.t;
+  if (isChainedKernel(k)) {
+    SpecConstants sc = kernelConstants(c, unchainedKernel(k));
+    sc.chained = 1;
+    return sc;
+  }
   if (k >= kKernelBitonic && k < kKernelPortableCount) {
     const bool noIndex = k >= kKernelBitonicKeys;
     const BitonicKernels& set = noIndex ? c.bitonicKeys : c.bitonic;
@@ -265,6 +271,7 @@ uint32_t tileItemWords(const SpecConstants& sc) {
 // histogram and the portable count and scan kernels, whose shared arrays are
 // small and do not follow the tile).
 uint64_t kernelSharedBytes(Kernel k, const SpecConstants& sc) {
+  if (isChainedKernel(k)) k = unchainedKernel(k);
   if (k >= kKernelBitonic && k < kKernelPortableCount)
     return bitonicSharedBytes(sc.wgSize * sc.keysPerThread, sc.wgSize, sc.sgSize, sc.keyWords, !sc.noIndex);
   // The tiny segments' network stays in its subgroup: one element of each array.
@@ -294,6 +301,23 @@ uint64_t kernelSharedBytes(Kernel k, const SpecConstants& sc) {
 
 bool hasKernel(const Config& c, Kernel k) {
   const bool onesweep = c.algorithm == VKSORT_ALGORITHM_ONESWEEP;
+  // A reorder kernel and its chained twin, each where some count takes it
+  // (planSort): lowest and highest counts of the kernel's path.
+  if ((k >= kKernelOnesweep && k <= kKernelMidsizeOnesweepHalf) || k == kKernelSegmentOnesweep || isChainedKernel(k)) {
+    const Kernel base = isChainedKernel(k) ? unchainedKernel(k) : k;
+    uint32_t lowest = 0, highest = VKSORT_MAX_COUNT;
+    if (base == kKernelMidsizeOnesweep || base == kKernelMidsizeOnesweepHalf) {
+      lowest = c.hasOneWorkgroup() ? c.t.oneWorkgroupMaxCount : 0;
+      highest = base == kKernelMidsizeOnesweep ? c.t.midsizeMaxCount : c.midsizeHalfMaxCount();
+    } else if (base == kKernelOnesweep) {
+      lowest = c.hasMidsize() ? c.t.midsizeMaxCount : 0;
+    } else {
+      lowest = c.segmentSmallMax();
+    }
+    const bool some = isChainedKernel(k) ? c.chains(lowest + 1) : !c.chains(highest);
+    if (!some) return false;
+    k = base;
+  }
   if (k >= kKernelBitonic && k < kKernelBitonicKeys) return c.bitonic.workgroupSize[k - kKernelBitonic] != 0;
   if (k >= kKernelBitonicKeys && k < kKernelPortableCount)
     return c.bitonicKeys.workgroupSize[k - kKernelBitonicKeys] != 0;
@@ -382,7 +406,11 @@ const char* kernelName(Kernel k) {
                                                   "segmented count",
                                                   "segmented scatter",
                                                   "segment histogram",
-                                                  "segmented onesweep"};
+                                                  "segmented onesweep",
+                                                  "onesweep, chained passes",
+                                                  "mid-size onesweep, chained passes",
+                                                  "mid-size onesweep, half tiles, chained passes",
+                                                  "segmented onesweep, chained passes"};
   return k < kKernelCount ? names[k] : "none";
 }
 

@@ -151,7 +151,8 @@ constexpr PathKernels kPathKernels[] = {
 };
 static_assert(sizeof kPathKernels / sizeof kPathKernels[0] == VKSORT_PATH_SEGMENTED + 1, "one row per path");
 // A segmented sort's large segments on a Onesweep sorter: the segment
-// histogram kernel, then the segmented reorder kernel per pass.
+// histogram kernel, then the segmented reorder kernel per pass (or its
+// chained twin once).
 constexpr PathKernels kSegmentedOnesweepKernels = {kKernelSegmentHistogram, {kKernelSegmentOnesweep, kNone}};
 
 // Appends commands to a plan.
@@ -238,13 +239,33 @@ void planOneDispatch(const Plan& plan, Kernel kernel, CommandList* list) {
   list->endLabel();
 }
 
-// Onesweep: clear the temp header, the histogram kernel, then one reorder
-// dispatch per pass. With an indirect count the one-workgroup kernel clears
-// the header instead, sorts the live count itself where it fits, and sizes
-// the dispatches that follow to it (VKSORT_FLAG_HEAD_INDIRECT): they read
-// their VkDispatchIndirectCommands from temp.
-void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, uint32_t histogramGroups, Kernel histogram,
-                  Kernel tileKernel, CommandList* list) {
+// The reorder passes of Onesweep, after a barrier: one dispatch per pass,
+// or where `chained`, one dispatch for every pass (tileKernel's twin), its
+// grid one pass's tiles: `groups` workgroups, or the dispatch command at
+// `indirect` bytes into temp.
+void planReorder(const Plan& plan, bool chained, Kernel tileKernel, uint32_t groups, const VkDeviceSize* indirect,
+                 CommandList* list) {
+  const uint32_t dispatches = chained ? 1 : plan.summary.passes;
+  for (uint32_t pass = 0; pass < dispatches; ++pass) {
+    list->beginLabel(chained ? kLabelPasses : kLabelPass, pass);
+    list->computeBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+    const Kernel kernel = chained ? chainedKernel(tileKernel) : tileKernel;
+    const PushKind push = chained ? kPushChained : kPushPass;
+    if (indirect)
+      list->dispatchIndirect(kernel, push, pass, *indirect);
+    else
+      list->dispatch(kernel, push, pass, groups);
+    list->endLabel();
+  }
+}
+
+// Onesweep: clear the temp header, the histogram kernel, then the reorder
+// passes. With an indirect count the one-workgroup kernel clears the header
+// instead, sorts the live count itself where it fits, and sizes the
+// dispatches that follow to it (VKSORT_FLAG_HEAD_INDIRECT): they read their
+// VkDispatchIndirectCommands from temp.
+void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, bool chained, uint32_t histogramGroups,
+                  Kernel histogram, Kernel tileKernel, CommandList* list) {
   const uint32_t counters = VKSORT_TEMP_COUNTERS_OFFSET;
   if (headIndirect) {
     list->beginLabel(kLabelHead);
@@ -265,15 +286,8 @@ void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, uint32_t
   else
     list->dispatch(histogram, kPushPass, 0, histogramGroups);
   list->endLabel();
-  for (uint32_t pass = 0; pass < plan.summary.passes; ++pass) {
-    list->beginLabel(kLabelPass, pass);
-    list->computeBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
-    if (headIndirect)
-      list->dispatchIndirect(tileKernel, kPushPass, pass, counters + 4 * VKSORT_CTR_TILES_DISPATCH);
-    else
-      list->dispatch(tileKernel, kPushPass, pass, plan.summary.tiles);
-    list->endLabel();
-  }
+  const VkDeviceSize tilesCommand = counters + 4 * VKSORT_CTR_TILES_DISPATCH;
+  planReorder(plan, chained, tileKernel, plan.summary.tiles, headIndirect ? &tilesCommand : nullptr, list);
 }
 
 // The portable algorithm (shaders/portable_*.comp): per pass the count
@@ -412,7 +426,8 @@ VksortResult planSort(const Config& c, const VksortSortInfo& info, Plan* plan) {
     push.tileKeys = wg * kpt;
     push.histogramKeys = c.histogramWorkgroupSize * kHistogramKeysPerInvocation;
     push.histogramWorkgroups = histogramGroups;
-    planOnesweep(c, *plan, headIndirect, histogramGroups, kernels.once, kernels.each[half ? 1 : 0], &list);
+    planOnesweep(c, *plan, headIndirect, c.chains(count), histogramGroups, kernels.once, kernels.each[half ? 1 : 0],
+                 &list);
   }
   if (info.timestampQueryPool) list.add(kCmdTimestamp).query = 1;
   return VKSORT_SUCCESS;
@@ -548,17 +563,12 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
   }
   const VkDeviceSize tilesCommand = areaOffset + 4 * VKSORT_SEG_TILES_DISPATCH;
   if (onesweep) {
-    // The large segments' histograms, then one reorder dispatch per pass,
-    // over the tiles the bins kernel counted.
+    // The large segments' histograms, then the reorder passes, over the
+    // tiles the bins kernel counted.
     list.beginLabel(kLabelHistogram);
     list.dispatchIndirect(kernels.once, kPushPass, 0, tilesCommand);
     list.endLabel();
-    for (uint32_t pass = 0; pass < seg.passes; ++pass) {
-      list.beginLabel(kLabelPass, pass);
-      list.computeBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
-      list.dispatchIndirect(kernels.each[0], kPushPass, pass, tilesCommand);
-      list.endLabel();
-    }
+    planReorder(*plan, c.chains(count), kernels.each[0], 0, &tilesCommand, &list);
   } else {
     const uint32_t scanBlocks =
         uint32_t(((uint64_t(maxTiles) << c.radixBits) + VKSORT_PORTABLE_SCAN_BLOCK - 1) / VKSORT_PORTABLE_SCAN_BLOCK);

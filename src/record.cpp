@@ -43,6 +43,14 @@ VksortPush pushConstants(const VksortPush& base, const uint32_t storeXor[4], con
       p.loadXor[i] = pass == 0 ? base.loadXor[i] : 0;
       p.storeXor[i] = pass + 1 == p.passes ? storeXor[i] : 0;
     }
+  } else if (kind == kPushChained) {
+    // The kernel picks each pass's buffers and maps keys in pass 0 and the
+    // last pass (onesweep.comp, CHAINED).
+    p.keysIn = a.keys[0];
+    p.keysOut = a.keys[1];
+    p.valuesIn = a.values[0];
+    p.valuesOut = a.values[1];
+    std::memcpy(p.storeXor, storeXor, sizeof p.storeXor);
   } else if (kind == kPushSegmentBins) {
     // The bins kernel reads the segment offsets (keysIn) and count
     // (countAddress) and writes temp only; the caller sets both.
@@ -73,6 +81,7 @@ const char* labelName(Label l) {
     case kLabelTiny: return "tiny segments";
     case kLabelSubgroup: return "subgroup segments";
     case kLabelSmall: return "small segments";
+    case kLabelPasses: return "passes";
     case kLabelPass: return "pass";
     case kLabelCount: return "count pass";
     case kLabelScan: return "scan pass";

@@ -162,6 +162,9 @@ VksortTuning defaultTuning(const DeviceInfo& info, const Config& c) {
   // 32-bit items run the mid-size tiles further: a sort of up to 2^20 keys
   // in large tiles leaves SMs idle (docs/tuning.md).
   d.midsizeMaxCount = !nvidia ? VKSORT_TUNING_OFF : itemWords == 1 ? 3u << 18 : 1u << 19;
+  // Up to 2^20 keys a pass is short enough that the barrier between passes
+  // costs more than waiting inside one dispatch (docs/tuning.md).
+  d.chainedMaxCount = 1u << 20;
   d.bitonicMaxCount = nvidia ? 2048 : VKSORT_TUNING_OFF;
   d.bitonicKeysMaxCount = nvidia && c.valueWords == 0 ? 4096 : VKSORT_TUNING_OFF;
   return d;
@@ -186,6 +189,7 @@ void applyOverrides(const VksortTuning& user, uint32_t valueWords, VksortTuning*
     t->oneWorkgroupMaxCount = t->oneWorkgroupSize * t->oneWorkgroupKeysPerThread;
   if (user.oneWorkgroupMaxCount) t->oneWorkgroupMaxCount = user.oneWorkgroupMaxCount;
   if (user.midsizeMaxCount) t->midsizeMaxCount = user.midsizeMaxCount;
+  if (user.chainedMaxCount) t->chainedMaxCount = user.chainedMaxCount;
 }
 
 // One look-back lane per invocation a workgroup has for each digit, up to 8
@@ -384,7 +388,8 @@ VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, Vk
   if ((r = checkTuning(c)) != VKSORT_SUCCESS) return r;
   if (algorithm == VKSORT_ALGORITHM_PORTABLE) {
     if ((r = checkPortableTable(*c)) != VKSORT_SUCCESS) return r;
-    c->t.midsizeMaxCount = VKSORT_TUNING_OFF;  // a Onesweep path
+    c->t.midsizeMaxCount = VKSORT_TUNING_OFF;  // Onesweep paths
+    c->t.chainedMaxCount = VKSORT_TUNING_OFF;
   }
   if (ci.segmented) chooseSegmentShapes(c);
   // Where keys and values fit in shared memory together, the one-workgroup

@@ -218,6 +218,60 @@ TEST_CASE("the mid-size path: Onesweep in the one-workgroup tiles, up to midsize
                  makeKeys(3 * s.oneWorkgroupKeys() + 1, kKeys[0], Dist::Uniform, rng));
 }
 
+TEST_CASE("chained passes up to chainedMaxCount, a dispatch per pass above it, every key type x value type") {
+  // chainedMaxCount set to a few tiles: counts up to it run every pass in
+  // one dispatch, one more a dispatch per pass; with an indirect count the
+  // recorded count decides, and a live count below a tile leaves the later
+  // passes' items empty. Each key and value type, both orders, a bit range
+  // of three passes (result in alt) on u32 keys; and off.
+  auto rng = caseRng(31);
+  for (const KeyInfo& key : kKeys)
+    for (const ValueInfo& value : kValues) {
+      VksortTuning tuning{};
+      SorterHolder probe(&tuning, key.type, value.type, VKSORT_ALGORITHM_ONESWEEP);
+      tuning.chainedMaxCount = 3 * probe.tile();
+      SorterHolder s(&tuning, key.type, value.type, VKSORT_ALGORITHM_ONESWEEP);
+      VksortTuning got;
+      REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
+      REQUIRE(got.chainedMaxCount == tuning.chainedMaxCount);
+      const uint32_t m = tuning.chainedMaxCount;
+      int variant = 0;
+      for (bool descending : {false, true}) {
+        SortCase c{&key, &value, descending, 0, 0, ""};
+        if (key.type == VKSORT_KEY_U32 && descending) c.endBit = 24;
+        c.label = std::string(key.name) + ", " + value.name + (descending ? ", descending" : ", ascending") +
+                  (c.endBit ? ", bits [0, 24)" : "") + ", chainedMaxCount " + std::to_string(m);
+        for (uint32_t n : {m - 1, m, m + 1}) checkTypedSort(s, c, makeKeys(n, key, Dist(variant++ % 3), rng));
+      }
+    }
+  // With an indirect count the recorded count (maxCount) decides; live
+  // counts from one key (sorted by the first kernel, every item after it
+  // empty) to maxCount.
+  {
+    VksortTuning tuning{};
+    SorterHolder probe(&tuning, VKSORT_KEY_U32, kValues[3].type, VKSORT_ALGORITHM_ONESWEEP);
+    tuning.chainedMaxCount = 3 * probe.tile();
+    SorterHolder s(&tuning, VKSORT_KEY_U32, kValues[3].type, VKSORT_ALGORITHM_ONESWEEP);
+    const uint32_t t = s.tile(), m = tuning.chainedMaxCount;
+    for (uint32_t maxCount : {m, m + 1}) {
+      const std::vector<uint64_t> keys = makeKeys(maxCount, kKeys[0], Dist::Few, rng);
+      const SortCase c =
+          makeCase(kKeys[0], kValues[3], false, kAllBits,
+                   "indirect, maxCount " + std::to_string(maxCount) + ", chainedMaxCount " + std::to_string(m));
+      for (int64_t count : {int64_t(1), int64_t(s.oneWorkgroupKeys() + 1), int64_t(t + 1), int64_t(maxCount)})
+        checkTypedSort(s, c, keys, count);
+    }
+  }
+  VksortTuning off{};
+  off.chainedMaxCount = VKSORT_TUNING_OFF;
+  SorterHolder s(&off, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_ONESWEEP);
+  VksortTuning got;
+  REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
+  CHECK(got.chainedMaxCount == VKSORT_TUNING_OFF);
+  checkTypedSort(s, makeCase(kKeys[0], kValues[0], false, kAllBits, "chained passes off"),
+                 makeKeys(5 * s.tile() + 3, kKeys[0], Dist::Uniform, rng));
+}
+
 TEST_CASE("the mid-size path sorts every key type x value type") {
   // Onesweep in the one-workgroup tiles (on by default on NVIDIA only).
   auto rng = caseRng(14);

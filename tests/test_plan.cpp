@@ -551,10 +551,18 @@ std::vector<Access> accesses(const vksort::Command& c) {
       readWrite(kTemp);
       break;
     case vksort::kKernelOnesweep:
-    case vksort::kKernelMidsizeOnesweep:  // pass p: one buffer to the other; counters and ring in temp
-    case vksort::kKernelPortableScatter:  // pass p: one buffer to the other, positions from temp's table
+    case vksort::kKernelMidsizeOnesweep:
+    case vksort::kKernelMidsizeOnesweepHalf:  // pass p: one buffer to the other; counters and ring in temp
+    case vksort::kKernelPortableScatter:      // pass p: one buffer to the other, positions from temp's table
       a.push_back({in, false, C, R});
       a.push_back({out, true, C, W});
+      readWrite(kTemp);
+      break;
+    case vksort::kKernelOnesweepChained:
+    case vksort::kKernelMidsizeOnesweepChained:
+    case vksort::kKernelMidsizeOnesweepHalfChained:  // every pass between keys and alt; counters and ring in temp
+      readWrite(kKeys);
+      readWrite(kAlt);
       readWrite(kTemp);
       break;
     case vksort::kKernelOneWorkgroup:
@@ -718,17 +726,22 @@ TEST_CASE("plan: each path's commands, in order") {
   CHECK(planOf(u32, 0)->commandCount == 0);
   CHECK(describe(*planOf(u32, 4096, false, true)) == "t0 [bitonic keys-only 1] t1");
   CHECK(describe(*planOf(u32, 8192)) == "[wide one workgroup 1]");
-  CHECK(describe(*planOf(u32, 1u << 16)) ==
-        "[clear C|T>T fill T>C] [histogram histogram 16] [pass 1 C>C mid-size onesweep, half tiles 32] "
-        "[pass 2 C>C mid-size onesweep, half tiles 32] [pass 3 C>C mid-size onesweep, half tiles 32] "
-        "[pass 4 C>C mid-size onesweep, half tiles 32]");
-  // 30-bit Morton codes: four passes; 24 bits: three, the result in alt.
-  CHECK(describe(*planOf(u32, 1u << 20, false, false, 24)) ==
-        "[clear C|T>T fill T>C] [histogram histogram 256] [pass 1 C>C onesweep 128] [pass 2 C>C onesweep 128] "
-        "[pass 3 C>C onesweep 128]");
+  // Up to chainedMaxCount (2^20) every pass is in one dispatch of one pass's
+  // tiles.
+  CHECK(
+      describe(*planOf(u32, 1u << 16)) ==
+      "[clear C|T>T fill T>C] [histogram histogram 16] [passes C>C mid-size onesweep, half tiles, chained passes 32]");
+  CHECK(describe(*planOf(u32, 1u << 20)) ==
+        "[clear C|T>T fill T>C] [histogram histogram 256] [passes C>C onesweep, chained passes 128]");
+  // Above it, a dispatch per pass. 24 bits: three passes, the result in alt.
+  CHECK(describe(*planOf(u32, 1u << 21, false, false, 24)) ==
+        "[clear C|T>T fill T>C] [histogram histogram 512] [pass 1 C>C onesweep 256] [pass 2 C>C onesweep 256] "
+        "[pass 3 C>C onesweep 256]");
   // With an indirect count the one-workgroup kernel clears the header and
   // writes the dispatch commands; only its barrier has the indirect stage.
   CHECK(describe(*planOf(u32, 1u << 20, true)) ==
+        "[head wide one workgroup 1 C>I|C] [histogram histogram @] [passes C>C onesweep, chained passes @]");
+  CHECK(describe(*planOf(u32, 1u << 21, true)) ==
         "[head wide one workgroup 1 C>I|C] [histogram histogram @] [pass 1 C>C onesweep @] [pass 2 C>C onesweep @] "
         "[pass 3 C>C onesweep @] [pass 4 C>C onesweep @]");
   // The portable algorithm: count, scan and scatter per pass, a barrier

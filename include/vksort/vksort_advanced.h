@@ -95,6 +95,18 @@ typedef struct VksortTuning {
   // up to oneWorkgroupMaxCount) turns it off. The portable algorithm has no
   // mid-size path.
   uint32_t midsizeMaxCount;
+  // chainedMaxCount: Onesweep sorts of up to this many keys (the count
+  // given at record time: maxCount with an indirect count, every key of a
+  // segmented sort) run all their digit passes in one dispatch: its
+  // workgroups take the tiles of pass 0, then of pass 1, and so on, from one
+  // counter, and a tile waits inside the dispatch until the pass before it
+  // is done. That replaces a barrier and a dispatch per pass, which cost
+  // microseconds whether a pass is long, short or, with a small live count
+  // or only small segments, empty; where passes are long, waiting inside the
+  // dispatch costs more than the barriers (docs/tuning.md).
+  // VKSORT_TUNING_OFF turns it off. The portable algorithm has no chained
+  // passes.
+  uint32_t chainedMaxCount;
 } VksortTuning;
 
 // The shape the sorter was created with (defaults resolved, overrides
@@ -113,7 +125,7 @@ typedef enum VksortPath {
   VKSORT_PATH_ONE_WORKGROUP = 3,       // "one workgroup": one dispatch, every pass
   VKSORT_PATH_WIDE_ONE_WORKGROUP = 4,  // "wide one workgroup": the same, twice as wide
   VKSORT_PATH_MIDSIZE_ONESWEEP = 5,    // "mid-size onesweep": Onesweep in one-workgroup tiles
-  VKSORT_PATH_ONESWEEP = 6,            // "onesweep": a histogram dispatch, then one per pass
+  VKSORT_PATH_ONESWEEP = 6,            // "onesweep": a histogram dispatch, then one per pass (or one: chainedMaxCount)
   VKSORT_PATH_PORTABLE = 7,            // "portable": count, scan and scatter dispatches per pass
   VKSORT_PATH_SEGMENTED = 8            // "segmented": vksortRecordSegmentedSort (debug labels)
 } VksortPath;

@@ -205,6 +205,7 @@ const TuningField kTuningFields[] = {
     {"oneWorkgroupKeysPerThread", &VksortTuning::oneWorkgroupKeysPerThread},
     {"oneWorkgroupMaxCount", &VksortTuning::oneWorkgroupMaxCount},
     {"midsizeMaxCount", &VksortTuning::midsizeMaxCount},
+    {"chainedMaxCount", &VksortTuning::chainedMaxCount},
 };
 
 std::string tuningFieldNames() {
