@@ -101,11 +101,14 @@ shared uint sTile;
 // tail counts them), then acquires what they wrote. Called by one
 // invocation. This wait has no budget, unlike the look-back's: the item
 // cannot start without the last pass's output, and those tiles were taken
-// before this one by running workgroups, so it ends.
+// before this one by running workgroups, so it ends. It polls 64 times per
+// loop turn: it may last as long as the slowest tile of a pass, look-back
+// spins included, and llvmpipe's loop limiter (status_ring.glsl) counts
+// turns, not polls.
 void waitForPass(uint pass, uint tiles) {
   uint t = loadTail(pass);
   while (t < tiles) {
-    VKSORT_POLL_ROUND(if (t < tiles) t = loadTail(pass);)
+    VKSORT_POLL_ROUND(VKSORT_POLL_ROUND(if (t < tiles) t = loadTail(pass);))
   }
   memoryBarrier(gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsAcquire | gl_SemanticsMakeVisible);
 }

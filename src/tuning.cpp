@@ -163,8 +163,10 @@ VksortTuning defaultTuning(const DeviceInfo& info, const Config& c) {
   // in large tiles leaves SMs idle (docs/tuning.md).
   d.midsizeMaxCount = !nvidia ? VKSORT_TUNING_OFF : itemWords == 1 ? 3u << 18 : 1u << 19;
   // Up to 2^20 keys a pass is short enough that the barrier between passes
-  // costs more than waiting inside one dispatch (docs/tuning.md).
-  d.chainedMaxCount = 1u << 20;
+  // costs more than waiting inside one dispatch (docs/tuning.md). A chained
+  // tile's wait for the pass before it has no fallback, so it is on only
+  // where the driver gives running workgroups forward progress.
+  d.chainedMaxCount = driverHasForwardProgress(info.props12.driverID) ? 1u << 20 : VKSORT_TUNING_OFF;
   d.bitonicMaxCount = nvidia ? 2048 : VKSORT_TUNING_OFF;
   d.bitonicKeysMaxCount = nvidia && c.valueWords == 0 ? 4096 : VKSORT_TUNING_OFF;
   return d;

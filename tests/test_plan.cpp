@@ -168,6 +168,8 @@ TEST_SUITE("plan") {
     CHECK(s.config.t.bitonicMaxCount == VKSORT_TUNING_OFF);
     CHECK(s.config.t.bitonicKeysMaxCount == VKSORT_TUNING_OFF);
     CHECK(s.config.t.midsizeMaxCount == VKSORT_TUNING_OFF);
+    // llvmpipe runs workgroups on threads that never starve: chained passes.
+    CHECK(s.config.t.chainedMaxCount == 1u << 20);
   }
 
   TEST_CASE("plan: a driver without forward progress gets the portable algorithm") {
@@ -190,11 +192,17 @@ TEST_SUITE("plan") {
     // needs more shared memory: 13 keys each.
     const Sorter forced(Device::Adreno, VKSORT_KEY_U32, VKSORT_VALUE_NONE, nullptr, VKSORT_ALGORITHM_ONESWEEP);
     check(forced, 1u << 20, {VKSORT_PATH_ONESWEEP, 4, 512, 13, ceilDiv(1u << 20, 6656)});
+    // Without forward progress a chained tile's wait could hang: no chained
+    // passes there, and a dispatch per pass.
+    CHECK(forced.config.t.chainedMaxCount == VKSORT_TUNING_OFF);
+    CHECK_FALSE(vksort::hasKernel(forced.config, vksort::kKernelOnesweepChained));
+    CHECK(vksort::hasKernel(forced.config, vksort::kKernelOnesweep));
   }
 
   TEST_CASE("plan: the portable algorithm keeps the bitonic paths and drops the Onesweep ones") {
     const Sorter s(Device::Nvidia, VKSORT_KEY_U32, VKSORT_VALUE_32, nullptr, VKSORT_ALGORITHM_PORTABLE);
     CHECK(s.config.t.midsizeMaxCount == VKSORT_TUNING_OFF);
+    CHECK(s.config.t.chainedMaxCount == VKSORT_TUNING_OFF);
     check(s, 2048, {VKSORT_PATH_BITONIC, 4, 512, 4, 1});
     check(s, 2049, {VKSORT_PATH_PORTABLE, 4, 1024, 10, 1});
     check(s, 1u << 19, {VKSORT_PATH_PORTABLE, 4, 1024, 10, ceilDiv(1u << 19, 10240)});

@@ -103,9 +103,12 @@ typedef struct VksortTuning {
   // is done. That replaces a barrier and a dispatch per pass, which cost
   // microseconds whether a pass is long, short or, with a small live count
   // or only small segments, empty; where passes are long, waiting inside the
-  // dispatch costs more than the barriers (docs/tuning.md).
-  // VKSORT_TUNING_OFF turns it off. The portable algorithm has no chained
-  // passes.
+  // dispatch costs more than the barriers (docs/tuning.md). Unlike the
+  // look-back's waits, which fall back to counting a late tile's keys, this
+  // wait needs the driver to keep running workgroups running: the default
+  // is 2^20 on the drivers where VKSORT_ALGORITHM_AUTO picks Onesweep and
+  // VKSORT_TUNING_OFF elsewhere. VKSORT_TUNING_OFF turns it off. The
+  // portable algorithm has no chained passes.
   uint32_t chainedMaxCount;
 } VksortTuning;
 
