@@ -143,7 +143,10 @@
 // AMD, Intel) and lavapipe give to running workgroups. Elsewhere, and where
 // the device lacks or the caller did not enable what Onesweep needs, AUTO
 // picks the portable algorithm, in which no workgroup waits on another (see
-// VksortAlgorithm).
+// VksortAlgorithm). The look-back's waits have a fallback, so a driver that
+// starves a workgroup only slows them; the chained passes' wait for the pass
+// before has none, so they are on by default only on those drivers
+// (VksortTuning::chainedMaxCount).
 #ifndef VKSORT_VKSORT_H
 #define VKSORT_VKSORT_H
 
