@@ -165,8 +165,12 @@ VksortTuning defaultTuning(const DeviceInfo& info, const Config& c) {
   // Up to 2^20 keys a pass is short enough that the barrier between passes
   // costs more than waiting inside one dispatch (docs/tuning.md). A chained
   // tile's wait for the pass before it has no fallback, so it is on only
-  // where the driver gives running workgroups forward progress.
-  d.chainedMaxCount = driverHasForwardProgress(info.props12.driverID) ? 1u << 20 : VKSORT_TUNING_OFF;
+  // where the driver gives running workgroups forward progress, and not on
+  // llvmpipe, where a waiting workgroup spins on a CPU thread that could run
+  // the tiles it waits for.
+  const VkDriverId driver = info.props12.driverID;
+  d.chainedMaxCount =
+      driverHasForwardProgress(driver) && driver != VK_DRIVER_ID_MESA_LLVMPIPE ? 1u << 20 : VKSORT_TUNING_OFF;
   d.bitonicMaxCount = nvidia ? 2048 : VKSORT_TUNING_OFF;
   d.bitonicKeysMaxCount = nvidia && c.valueWords == 0 ? 4096 : VKSORT_TUNING_OFF;
   return d;

@@ -32,13 +32,13 @@ TEST_CASE("faults: delayed status, tiny rings and no patience still sort correct
   const uint32_t shapes[][5] = {{0, 0, 0, 1, 0},   {3, 1, 1, 1, 0},    {4, 2, 2, 1, 40},  {5, 2, 2, 0, 200},
                                 {8, 3, 4, 4, 400}, {0, 0, 0, 0, 1000}, {0, 0, 0, 2, 1000}};
   // Every other shape with a dispatch per pass, the others with every pass
-  // in one dispatch (chainedMaxCount), whose tiles also wait for the pass
-  // before theirs.
+  // in one dispatch (chainedMaxCount, off by default on lavapipe), whose
+  // tiles also wait for the pass before theirs.
   auto rng = caseRng(8);
   bool chained = true;
   for (auto& sh : shapes) {
     FaultShape f = faultTuning(sh);
-    if (!chained) f.tuning.chainedMaxCount = VKSORT_TUNING_OFF;
+    f.tuning.chainedMaxCount = chained ? 1u << 20 : VKSORT_TUNING_OFF;
     SorterHolder s(&f.tuning, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_ONESWEEP, 0, false, &f.hooks);
     const uint32_t t = s.tile();
     sortU32(s, faultLabel(chained ? "chained passes, " : "a dispatch per pass, ", sh), {t * 9 + 1, 100003u}, t * 6,
@@ -51,7 +51,7 @@ TEST_CASE("the status ring wraps around many times") {
   // Tiny rings make every tile reuse a slot many times over; the tail iterator
   // and the tags must keep that correct. (ring, lookback, tailGroup)
   const uint32_t shapes[][3] = {{3, 1, 1}, {4, 2, 1}, {5, 2, 2}, {8, 3, 4}, {17, 8, 8}};
-  // Every other shape with a dispatch per pass (chainedMaxCount off).
+  // Every other shape with every pass in one dispatch (chainedMaxCount).
   auto rng = caseRng(3);
   bool chained = true;
   for (auto& sh : shapes) {
@@ -59,7 +59,7 @@ TEST_CASE("the status ring wraps around many times") {
     tuning.ringSlots = sh[0];
     tuning.lookback = sh[1];
     tuning.tailGroup = sh[2];
-    if (!chained) tuning.chainedMaxCount = VKSORT_TUNING_OFF;
+    tuning.chainedMaxCount = chained ? 1u << 20 : VKSORT_TUNING_OFF;
     SorterHolder s(&tuning, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_ONESWEEP);
     const uint32_t t = s.tile();
     char label[96];

@@ -145,7 +145,7 @@
 // picks the portable algorithm, in which no workgroup waits on another (see
 // VksortAlgorithm). The look-back's waits have a fallback, so a driver that
 // starves a workgroup only slows them; the chained passes' wait for the pass
-// before has none, so they are on by default only on those drivers
+// before has none, so they are on by default only on those drivers' GPUs
 // (VksortTuning::chainedMaxCount).
 #ifndef VKSORT_VKSORT_H
 #define VKSORT_VKSORT_H

@@ -106,9 +106,11 @@ typedef struct VksortTuning {
   // dispatch costs more than the barriers (docs/tuning.md). Unlike the
   // look-back's waits, which fall back to counting a late tile's keys, this
   // wait needs the driver to keep running workgroups running: the default
-  // is 2^20 on the drivers where VKSORT_ALGORITHM_AUTO picks Onesweep and
-  // VKSORT_TUNING_OFF elsewhere. VKSORT_TUNING_OFF turns it off. The
-  // portable algorithm has no chained passes.
+  // is 2^20 on the GPU drivers where VKSORT_ALGORITHM_AUTO picks Onesweep
+  // and VKSORT_TUNING_OFF elsewhere, lavapipe included (there a waiting
+  // workgroup holds a CPU thread that could run the tiles it waits for).
+  // VKSORT_TUNING_OFF turns it off. The portable algorithm has no chained
+  // passes.
   uint32_t chainedMaxCount;
 } VksortTuning;
 
