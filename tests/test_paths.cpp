@@ -186,16 +186,14 @@ TEST_CASE("the mid-size path: Onesweep in the one-workgroup tiles, up to midsize
   // On by default on NVIDIA only, so turned on here: counts above the
   // one-workgroup path and up to midsizeMaxCount go through Onesweep in tiles
   // of the one-workgroup shape (with half the keys per invocation up to a
-  // quarter of midsizeMaxCount), one more is the regular tile; every pass in
-  // one dispatch, as on NVIDIA. Also with a tiny ring, no patience and
-  // delayed status, as in the faults case.
+  // quarter of midsizeMaxCount), one more is the regular tile. Also with a tiny ring,
+  // no patience and delayed status, as in the faults case.
   // (midsizeMaxCount, ring, lookback, tailGroup, spinBudget, faultPublishDelay); 0 = default
   const uint32_t shapes[][6] = {{1u << 17, 0, 0, 0, 0, 0}, {1u << 17, 5, 2, 2, 1, 40}, {1u << 17, 0, 0, 0, 2, 1000}};
   auto rng = caseRng(9);
   for (auto& sh : shapes) {
     FaultShape f = faultTuning(sh + 1);
     f.tuning.midsizeMaxCount = sh[0];
-    f.tuning.chainedMaxCount = 1u << 20;  // as on NVIDIA: every pass in one dispatch
     SorterHolder s(&f.tuning, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_ONESWEEP, 0, false, &f.hooks);
     VksortTuning got;
     REQUIRE(vksortGetTuning(s.sorter, &got) == VKSORT_SUCCESS);
@@ -275,10 +273,12 @@ TEST_CASE("chained passes up to chainedMaxCount, a dispatch per pass above it, e
 }
 
 TEST_CASE("the mid-size path sorts every key type x value type") {
-  // Onesweep in the one-workgroup tiles (on by default on NVIDIA only).
+  // Onesweep in the one-workgroup tiles, every pass in one dispatch, as on
+  // NVIDIA (where both are on by default).
   auto rng = caseRng(14);
   VksortTuning tuning{};
   tuning.midsizeMaxCount = 1u << 16;
+  tuning.chainedMaxCount = 1u << 20;
   for (const KeyInfo& key : kKeys)
     for (const ValueInfo& value : kValues) {
       SorterHolder s(&tuning, key.type, value.type, VKSORT_ALGORITHM_ONESWEEP);

@@ -31,19 +31,20 @@ TEST_CASE("faults: delayed status, tiny rings and no patience still sort correct
   // (ring, lookback, tailGroup, spinBudget, faultPublishDelay); 0 = default
   const uint32_t shapes[][5] = {{0, 0, 0, 1, 0},   {3, 1, 1, 1, 0},    {4, 2, 2, 1, 40},  {5, 2, 2, 0, 200},
                                 {8, 3, 4, 4, 400}, {0, 0, 0, 0, 1000}, {0, 0, 0, 2, 1000}};
-  // Every other shape with a dispatch per pass, the others with every pass
-  // in one dispatch (chainedMaxCount, off by default on lavapipe), whose
-  // tiles also wait for the pass before theirs.
+  // Two shapes (a tiny ring with no patience, and delays) with every pass in
+  // one dispatch (chainedMaxCount, off by default on lavapipe), whose tiles
+  // also wait for the pass before theirs; the others with a dispatch per
+  // pass. (This suite runs at every thread count and subgroup size.)
   auto rng = caseRng(8);
-  bool chained = true;
+  uint32_t shape = 0;
   for (auto& sh : shapes) {
+    const bool chained = shape++ % 3 == 1;
     FaultShape f = faultTuning(sh);
     f.tuning.chainedMaxCount = chained ? 1u << 20 : VKSORT_TUNING_OFF;
     SorterHolder s(&f.tuning, VKSORT_KEY_U32, VKSORT_VALUE_NONE, VKSORT_ALGORITHM_ONESWEEP, 0, false, &f.hooks);
     const uint32_t t = s.tile();
     sortU32(s, faultLabel(chained ? "chained passes, " : "a dispatch per pass, ", sh), {t * 9 + 1, 100003u}, t * 6,
             rng);
-    chained = !chained;
   }
 }
 
