@@ -19,8 +19,9 @@
 // index), ONE_WORKGROUP (onesweep.comp's one-workgroup paths: every pass in one
 // dispatch, so the pass, not the push constants, picks buffers and mapping),
 // CHAINED (onesweep.comp's tiles of every pass in one dispatch: likewise, and
-// buffers are read and written coherently), SHARED_PASSES (ONE_WORKGROUP with the tile kept in shared memory between
-// passes), ONE_WORD_STAGING and STAGING_ROUNDS (below), WIDE_BALLOT
+// buffers are read and written coherently), SHARED_PASSES (ONE_WORKGROUP
+// with the tile kept in shared memory between passes), ONE_WORD_STAGING and
+// STAGING_ROUNDS (below), WIDE_BALLOT
 // (rankTile) and SEGMENT_TILES (the portable scatter over a segmented sort's
 // large segments: writes outside gDstSegment are dropped).
 //
