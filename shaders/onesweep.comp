@@ -76,6 +76,14 @@ layout(constant_id = VKSORT_SC_WIDE_BALLOT) const bool WIDE_BALLOT = false;
 // workgroup that is running, so this needs no more of the device than the
 // look-back's waits: that running workgroups make progress.
 layout(constant_id = VKSORT_SC_CHAINED) const bool CHAINED = false;
+// ONE_WORKGROUP heading a sort with an indirect count (headIndirectSort):
+// live counts up to MIDSIZE_HALF_MAX_COUNT run in tiles of MIDSIZE_WG_SIZE x
+// KEYS_PER_THREAD / 2 keys, up to MIDSIZE_MAX_COUNT in tiles of
+// MIDSIZE_WG_SIZE x KEYS_PER_THREAD, and larger ones in tiles of
+// pc.tileKeys (0: that shape is off).
+layout(constant_id = VKSORT_SC_MIDSIZE_MAX_COUNT) const uint MIDSIZE_MAX_COUNT = 0;
+layout(constant_id = VKSORT_SC_MIDSIZE_HALF_MAX_COUNT) const uint MIDSIZE_HALF_MAX_COUNT = 0;
+layout(constant_id = VKSORT_SC_MIDSIZE_WG_SIZE) const uint MIDSIZE_WG_SIZE = 512;
 #define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
 #define VKSORT_ONESWEEP_FEATURES 1
 #include "common.glsl"
@@ -240,26 +248,43 @@ bool sortTile(uint pass) {
 // the histogram kernel and the passes start from, and writes their
 // VkDispatchIndirectCommands (push.h), sized to the count read: none where
 // that many keys fit in this workgroup's tile, since then this workgroup
-// sorts them itself. Returns whether it does.
+// sorts them itself. The passes have a command per tile shape, and only the
+// shape that a direct sort of the live count would take gets workgroups: a
+// small live count of a large maxCount runs in the short tiles that keep
+// its passes' latency low (the dispatcher records a dispatch for each shape
+// that some live count up to maxCount takes). Returns whether it sorts the
+// keys itself.
 bool headIndirectSort() {
   const uint count = sortCount();
   const bool here = count <= TILE;
   const uint histogramGroups =
       here ? 0u : min(pc.histogramWorkgroups, (count + pc.histogramKeys - 1u) / pc.histogramKeys);
-  const uint tileGroups = here ? 0u : (count + pc.tileKeys - 1u) / pc.tileKeys;
+  const uint halfKeys = MIDSIZE_WG_SIZE * (KEYS_PER_THREAD / 2u), midsizeKeys = MIDSIZE_WG_SIZE * KEYS_PER_THREAD;
+  uint tileGroups = 0u, midsizeGroups = 0u, halfGroups = 0u;
+  if (here)
+    ;
+  else if (count <= MIDSIZE_HALF_MAX_COUNT)
+    halfGroups = (count + halfKeys - 1u) / halfKeys;
+  else if (count <= MIDSIZE_MAX_COUNT)
+    midsizeGroups = (count + midsizeKeys - 1u) / midsizeKeys;
+  else
+    tileGroups = (count + pc.tileKeys - 1u) / pc.tileKeys;
   // Header words, the dispatch commands' among them (x, then y and z).
   U32Buf header = tempU32();
-  const uint histogramDispatch = VKSORT_TEMP_COUNTERS_OFFSET / 4u + VKSORT_CTR_HISTOGRAM_DISPATCH;
-  const uint tilesDispatch = VKSORT_TEMP_COUNTERS_OFFSET / 4u + VKSORT_CTR_TILES_DISPATCH;
+  const uint counters = VKSORT_TEMP_COUNTERS_OFFSET / 4u;
   for (uint base = 0; base < VKSORT_TEMP_HEADER_BYTES / 4u; base += WG_SIZE) {
     const uint i = base + gl_LocalInvocationIndex;
     uint v = 0u;
-    if (i == histogramDispatch)
+    if (i == counters + VKSORT_CTR_HISTOGRAM_DISPATCH)
       v = histogramGroups;
-    else if (i == tilesDispatch)
+    else if (i == counters + VKSORT_CTR_TILES_DISPATCH)
       v = tileGroups;
-    else if (i - (histogramDispatch + 1u) < 2u || i - (tilesDispatch + 1u) < 2u)
-      v = 1u;
+    else if (i == counters + VKSORT_CTR_MIDSIZE_DISPATCH)
+      v = midsizeGroups;
+    else if (i == counters + VKSORT_CTR_MIDSIZE_HALF_DISPATCH)
+      v = halfGroups;
+    else if (i >= counters + VKSORT_CTR_HISTOGRAM_DISPATCH && i < counters + VKSORT_CTR_DISPATCH_END)
+      v = 1u;  // y and z
     if (i < VKSORT_TEMP_HEADER_BYTES / 4u) header.v[i] = v;
   }
   return here;

@@ -26,8 +26,10 @@
 //   [HIST, HEADER)       counters: histogram-done, then per pass a tile
 //                        counter (the first one hands out the work items of
 //                        every pass) and a tail iterator; then, for a sort
-//                        with an indirect count, two VkDispatchIndirectCommands:
-//                        the histogram kernel's and the passes'
+//                        with an indirect count, VkDispatchIndirectCommands:
+//                        the histogram kernel's, and the passes' in each tile
+//                        shape (the tile shape, the mid-size tiles and their
+//                        half), of which only one has workgroups
 //   [HEADER, ...)        the status ring: ringSlots x 256 u64 entries
 // The header is zeroed at the start of every sort: with vkCmdFillBuffer, or
 // with an indirect count by the sort's first dispatch, which also writes the
@@ -41,9 +43,12 @@
 #define VKSORT_CTR_TILE(pass) (1 + (pass))
 #define VKSORT_CTR_TAIL(pass) (1 + VKSORT_MAX_PASSES + (pass))
 #define VKSORT_CTR_COUNT (1 + 2 * VKSORT_MAX_PASSES)
-#define VKSORT_CTR_HISTOGRAM_DISPATCH 20  // VkDispatchIndirectCommand: 3 u32
-#define VKSORT_CTR_TILES_DISPATCH 24      // VkDispatchIndirectCommand: 3 u32
-#define VKSORT_TEMP_COUNTERS_BYTES 256    // room for 64 u32 counters
+#define VKSORT_CTR_HISTOGRAM_DISPATCH 20     // VkDispatchIndirectCommand: 3 u32
+#define VKSORT_CTR_TILES_DISPATCH 24         // the passes in the tile shape: 3 u32
+#define VKSORT_CTR_MIDSIZE_DISPATCH 28       // the passes in the mid-size tiles: 3 u32
+#define VKSORT_CTR_MIDSIZE_HALF_DISPATCH 32  // the passes in the mid-size half tiles: 3 u32
+#define VKSORT_CTR_DISPATCH_END 35           // one past the last dispatch command's words
+#define VKSORT_TEMP_COUNTERS_BYTES 256       // room for 64 u32 counters
 #define VKSORT_TEMP_HEADER_BYTES (VKSORT_TEMP_HIST_BYTES + VKSORT_TEMP_COUNTERS_BYTES)
 #define VKSORT_TEMP_RING_OFFSET VKSORT_TEMP_HEADER_BYTES
 

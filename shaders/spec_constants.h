@@ -45,6 +45,12 @@
 #define VKSORT_SC_ONE_WORKGROUP 17   // the one-workgroup paths: every pass in one dispatch
 #define VKSORT_SC_TILE_IN_SHARED 18  // ONE_WORKGROUP: keys and values stay in shared memory between passes
 #define VKSORT_SC_CHAINED 31         // every pass's tiles in one dispatch
+// The one-workgroup kernel heading a sort with an indirect count: the live
+// counts up to which the mid-size tiles run (0: never), with half the keys
+// per invocation up to the second, and the mid-size kernels' workgroup size.
+#define VKSORT_SC_MIDSIZE_MAX_COUNT 32
+#define VKSORT_SC_MIDSIZE_HALF_MAX_COUNT 33
+#define VKSORT_SC_MIDSIZE_WG_SIZE 34
 
 // bitonic.comp.
 #define VKSORT_SC_NO_INDEX 19  // sort the keys alone (bitonic keys-only)
@@ -74,6 +80,6 @@
 #define VKSORT_SEGMENT_CLASS_SUBGROUP 2  // a subgroup per segment
 #define VKSORT_SEGMENT_CLASS_SMALL 3     // a workgroup per segment
 
-#define VKSORT_SC_COUNT 32
+#define VKSORT_SC_COUNT 35
 
 #endif

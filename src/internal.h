@@ -343,6 +343,10 @@ struct Command {
   PushKind push;  // dispatches
   Label label;    // kCmdBeginLabel
   uint8_t pass;   // dispatches and labels of a pass: the pass; kPushOneDispatch: the output buffer
+  // Dispatches: recorded with no barrier after the dispatch before it, its
+  // alternative. Onesweep's reorder chains for each tile shape, under an
+  // indirect count: the head kernel gives workgroups to one of them only.
+  bool alternative;
   union {
     // kCmdDispatch: workgroups in x and y. Onesweep's tile dispatches are
     // recorded as several of at most maxComputeWorkGroupCount[0] workgroups
@@ -455,6 +459,9 @@ struct SpecConstants {
   uint32_t segmentLanes;
   uint32_t segmentClass;
   uint32_t chained;
+  uint32_t midsizeMaxCount;
+  uint32_t midsizeHalfMaxCount;
+  uint32_t midsizeWgSize;
 };
 
 // One pipeline a sorter creates: its kernel's embedded SPIR-V, its

@@ -53,6 +53,10 @@ VKSORT_CHECK_ID(segmentMicroMax, VKSORT_SC_SEGMENT_MICRO_MAX);
 VKSORT_CHECK_ID(segmentSubgroupMax, VKSORT_SC_SEGMENT_SUBGROUP_MAX);
 VKSORT_CHECK_ID(segmentLanes, VKSORT_SC_SEGMENT_LANES);
 VKSORT_CHECK_ID(segmentClass, VKSORT_SC_SEGMENT_CLASS);
+VKSORT_CHECK_ID(chained, VKSORT_SC_CHAINED);
+VKSORT_CHECK_ID(midsizeMaxCount, VKSORT_SC_MIDSIZE_MAX_COUNT);
+VKSORT_CHECK_ID(midsizeHalfMaxCount, VKSORT_SC_MIDSIZE_HALF_MAX_COUNT);
+VKSORT_CHECK_ID(midsizeWgSize, VKSORT_SC_MIDSIZE_WG_SIZE);
 #undef VKSORT_CHECK_ID
 static_assert(sizeof(SpecConstants) == 4 * VKSORT_SC_COUNT, "one field per specialization constant");
 static_assert(kKernelSegmentTiny - kKernelSegmentMicro == VKSORT_SEGMENT_CLASS_TINY &&
@@ -98,6 +102,10 @@ SpecConstants onesweepConstants(const Config& c, uint32_t wgSize, uint32_t keysP
 SpecConstants oneWorkgroupConstants(const Config& c, bool wide) {
   SpecConstants sc = onesweepConstants(c, (wide ? 2 : 1) * c.t.oneWorkgroupSize, c.t.oneWorkgroupKeysPerThread, 1, 1);
   sc.oneWorkgroup = 1;
+  // As the head of a sort with an indirect count, it picks the tile shape.
+  sc.midsizeMaxCount = c.hasMidsize() ? c.t.midsizeMaxCount : 0;
+  sc.midsizeHalfMaxCount = c.midsizeHalfMaxCount();
+  sc.midsizeWgSize = c.t.oneWorkgroupSize;
   sc.tileInShared = wide || c.oneWorkgroupInShared;
   if (sc.tileInShared) sc.oneWordStaging = 0;  // the tile in shared memory keeps both words
   return sc;

@@ -136,9 +136,11 @@ constexpr PathKernels kPathKernels[] = {
     /* BITONIC */ {kKernelBitonic, {kNone}},
     /* ONE_WORKGROUP */ {kKernelOneWorkgroup, {kNone}},
     /* WIDE_ONE_WORKGROUP */ {kKernelWideOneWorkgroup, {kNone}},
-    /* MIDSIZE_ONESWEEP: the second kernel for counts up to midsizeHalfMaxCount */
-    {kKernelHistogram, {kKernelMidsizeOnesweep, kKernelMidsizeOnesweepHalf, kNone}},
-    /* ONESWEEP */ {kKernelHistogram, {kKernelOnesweep, kNone}},
+    /* MIDSIZE_ONESWEEP, ONESWEEP: the histogram, then the reorder kernel of
+       the tile shape (tileShapes; with an indirect count, of each shape up
+       to it) */
+    /* MIDSIZE_ONESWEEP */ {kKernelHistogram, {kNone}},
+    /* ONESWEEP */ {kKernelHistogram, {kNone}},
     /* PORTABLE */
     {kNone,
      {kKernelPortableCount, kKernelPortableReduce, kKernelPortableScanSums, kKernelPortableDownsweep,
@@ -239,23 +241,69 @@ void planOneDispatch(const Plan& plan, Kernel kernel, CommandList* list) {
   list->endLabel();
 }
 
-// The reorder passes of Onesweep, after a barrier: one dispatch per pass,
-// or where `chained`, one dispatch for every pass (tileKernel's twin), its
-// grid one pass's tiles: `groups` workgroups, or the dispatch command at
-// `indirect` bytes into temp.
-void planReorder(const Plan& plan, bool chained, Kernel tileKernel, uint32_t groups, const VkDeviceSize* indirect,
-                 CommandList* list) {
-  const uint32_t dispatches = chained ? 1 : plan.summary.passes;
-  for (uint32_t pass = 0; pass < dispatches; ++pass) {
-    list->beginLabel(chained ? kLabelPasses : kLabelPass, pass);
-    list->computeBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
-    const Kernel kernel = chained ? chainedKernel(tileKernel) : tileKernel;
-    const PushKind push = chained ? kPushChained : kPushPass;
-    if (indirect)
-      list->dispatchIndirect(kernel, push, pass, *indirect);
-    else
-      list->dispatch(kernel, push, pass, groups);
-    list->endLabel();
+// A tile shape of Onesweep's reorder passes: its kernel (unchained), its
+// tile, the most keys it sorts, and the dispatch command that the head of a
+// sort with an indirect count writes for it (push.h).
+struct TileShape {
+  Kernel kernel;
+  uint32_t workgroupSize, keysPerThread;
+  uint32_t maxCount;
+  uint32_t command;  // VKSORT_CTR_*_DISPATCH
+  uint32_t tileKeys() const { return workgroupSize * keysPerThread; }
+};
+
+// The sorter's tile shapes, smallest first: the mid-size tiles with half the
+// keys per invocation and the mid-size tiles, each where on, then the tile
+// shape. A sort of count keys takes the first that holds them: at the
+// smaller counts a pass is bound by a tile's latency, which grows with its
+// keys per invocation (docs/tuning.md).
+uint32_t tileShapes(const Config& c, TileShape shapes[3]) {
+  uint32_t n = 0;
+  if (c.hasMidsizeHalf())
+    shapes[n++] = {kKernelMidsizeOnesweepHalf, c.t.oneWorkgroupSize, c.t.oneWorkgroupKeysPerThread / 2,
+                   c.midsizeHalfMaxCount(), VKSORT_CTR_MIDSIZE_HALF_DISPATCH};
+  if (c.hasMidsize())
+    shapes[n++] = {kKernelMidsizeOnesweep, c.t.oneWorkgroupSize, c.t.oneWorkgroupKeysPerThread, c.t.midsizeMaxCount,
+                   VKSORT_CTR_MIDSIZE_DISPATCH};
+  shapes[n++] = {kKernelOnesweep, c.t.workgroupSize, c.t.keysPerThread, VKSORT_MAX_COUNT, VKSORT_CTR_TILES_DISPATCH};
+  return n;
+}
+
+// One chain of reorder dispatches: its kernel (unchained), whether it runs
+// every pass in one dispatch, and its grid: `groups` workgroups, or the
+// dispatch command at `indirect` bytes into temp.
+struct Reorder {
+  Kernel kernel;
+  bool chained;
+  uint32_t groups;
+  bool isIndirect;
+  VkDeviceSize indirect;
+};
+
+// The reorder passes of Onesweep, each after a barrier: per chain, one
+// dispatch per pass, or where chained one dispatch for every pass (the
+// kernel's twin), its grid one pass's tiles. Several chains are
+// alternatives (a sort with an indirect count, one chain per tile shape
+// that its live count may take): the head gives workgroups to one of them
+// only, so their dispatches of a pass share its barrier.
+void planReorder(const Plan& plan, const Reorder* chains, uint32_t chainCount, CommandList* list) {
+  for (uint32_t pass = 0; pass < plan.summary.passes; ++pass) {
+    bool first = true;
+    for (uint32_t i = 0; i < chainCount; ++i) {
+      const Reorder& r = chains[i];
+      if (r.chained && pass > 0) continue;
+      list->beginLabel(r.chained ? kLabelPasses : kLabelPass, pass);
+      if (first) list->computeBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+      const Kernel kernel = r.chained ? chainedKernel(r.kernel) : r.kernel;
+      const PushKind push = r.chained ? kPushChained : kPushPass;
+      if (r.isIndirect)
+        list->dispatchIndirect(kernel, push, pass, r.indirect);
+      else
+        list->dispatch(kernel, push, pass, r.groups);
+      list->plan->commands[list->plan->commandCount - 1].alternative = !first;
+      list->endLabel();
+      first = false;
+    }
   }
 }
 
@@ -263,9 +311,10 @@ void planReorder(const Plan& plan, bool chained, Kernel tileKernel, uint32_t gro
 // passes. With an indirect count the one-workgroup kernel clears the header
 // instead, sorts the live count itself where it fits, and sizes the
 // dispatches that follow to it (VKSORT_FLAG_HEAD_INDIRECT): they read their
-// VkDispatchIndirectCommands from temp.
-void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, bool chained, uint32_t histogramGroups,
-                  Kernel histogram, Kernel tileKernel, CommandList* list) {
+// VkDispatchIndirectCommands from temp, and the passes have a chain for
+// each tile shape up to count's (`chains`), of which the head's choice runs.
+void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, uint32_t histogramGroups, Kernel histogram,
+                  const Reorder* chains, uint32_t chainCount, CommandList* list) {
   const uint32_t counters = VKSORT_TEMP_COUNTERS_OFFSET;
   if (headIndirect) {
     list->beginLabel(kLabelHead);
@@ -286,8 +335,7 @@ void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, bool cha
   else
     list->dispatch(histogram, kPushPass, 0, histogramGroups);
   list->endLabel();
-  const VkDeviceSize tilesCommand = counters + 4 * VKSORT_CTR_TILES_DISPATCH;
-  planReorder(plan, chained, tileKernel, plan.summary.tiles, headIndirect ? &tilesCommand : nullptr, list);
+  planReorder(plan, chains, chainCount, list);
 }
 
 // The portable algorithm (shaders/portable_*.comp): per pass the count
@@ -404,30 +452,42 @@ VksortResult planSort(const Config& c, const VksortSortInfo& info, Plan* plan) {
     push.numTiles = p.tiles;
     planPortable(c, *plan, p.scanBlocks, kPathKernels[summary.path], &list);
   } else {
-    // Onesweep: in the one-workgroup shape's tiles up to midsizeMaxCount,
-    // with half the keys per invocation up to a quarter of that: at these
-    // counts a pass is bound by a tile's latency, which grows with its keys
-    // per invocation (docs/tuning.md).
-    const bool midsize = c.hasMidsize() && count <= c.t.midsizeMaxCount;
-    const bool half = midsize && count <= c.midsizeHalfMaxCount();
-    summary.path = midsize ? VKSORT_PATH_MIDSIZE_ONESWEEP : VKSORT_PATH_ONESWEEP;
-    const PathKernels& kernels = kPathKernels[summary.path];
-    const uint32_t wg = midsize ? c.t.oneWorkgroupSize : c.t.workgroupSize;
-    const uint32_t kpt = midsize ? c.t.oneWorkgroupKeysPerThread >> (half ? 1 : 0) : c.t.keysPerThread;
-    const uint32_t tiles = uint32_t((uint64_t(count) + wg * kpt - 1) / (wg * kpt));
-    setShape(&summary, wg, kpt, tiles);
-    const uint32_t histogramGroups = histogramWorkgroups(c, count);
-    push.numTiles = tiles;
-    push.ringClear = tiles < c.t.ringSlots ? tiles : c.t.ringSlots;
+    // Onesweep, in the first tile shape that holds count keys.
+    TileShape shapes[3];
+    const uint32_t shapeCount = tileShapes(c, shapes);
+    uint32_t chosen = 0;
+    while (chosen + 1 < shapeCount && count > shapes[chosen].maxCount) ++chosen;
+    const TileShape& shape = shapes[chosen];
+    const uint32_t tiles = uint32_t((uint64_t(count) + shape.tileKeys() - 1) / shape.tileKeys());
+    summary.path = shape.kernel == kKernelOnesweep ? VKSORT_PATH_ONESWEEP : VKSORT_PATH_MIDSIZE_ONESWEEP;
+    setShape(&summary, shape.workgroupSize, shape.keysPerThread, tiles);
     // With an indirect count the one-workgroup kernel goes first: it sorts a
     // live count that fits in its tile and sizes the other dispatches to the
-    // live count (one vkCmdDispatchIndirect each, so up to maxDispatchX tiles).
-    const bool headIndirect = info.countBuffer.buffer != VK_NULL_HANDLE && tiles <= c.maxDispatchX;
-    push.tileKeys = wg * kpt;
+    // live count, in the tile shape a direct sort of it would take. The
+    // passes then have a chain of dispatches for each shape up to count's,
+    // each in its own number of tiles for the most keys it may sort (one
+    // vkCmdDispatchIndirect each, so up to maxDispatchX tiles).
+    Reorder chains[3];
+    uint32_t chainCount = 0, mostTiles = tiles;
+    const bool indirect = info.countBuffer.buffer != VK_NULL_HANDLE;
+    for (uint32_t i = indirect ? 0 : chosen; i <= chosen; ++i) {
+      const uint32_t top = count < shapes[i].maxCount ? count : shapes[i].maxCount;
+      const uint32_t shapeTiles = uint32_t((uint64_t(top) + shapes[i].tileKeys() - 1) / shapes[i].tileKeys());
+      if (shapeTiles > mostTiles) mostTiles = shapeTiles;
+      const VkDeviceSize command = VKSORT_TEMP_COUNTERS_OFFSET + 4 * shapes[i].command;
+      chains[chainCount++] = {shapes[i].kernel, c.chains(top), shapeTiles, indirect, command};
+    }
+    const bool headIndirect = indirect && mostTiles <= c.maxDispatchX;
+    if (indirect && !headIndirect) chains[0] = {shape.kernel, c.chains(count), tiles, false, 0}, chainCount = 1;
+    const uint32_t histogramGroups = histogramWorkgroups(c, count);
+    // Status tags (status_ring.glsl) and the ring slots to clear hold the
+    // tiles of every chain.
+    push.numTiles = headIndirect ? mostTiles : tiles;
+    push.ringClear = push.numTiles < c.t.ringSlots ? push.numTiles : c.t.ringSlots;
+    push.tileKeys = shape.tileKeys();
     push.histogramKeys = c.histogramWorkgroupSize * kHistogramKeysPerInvocation;
     push.histogramWorkgroups = histogramGroups;
-    planOnesweep(c, *plan, headIndirect, c.chains(count), histogramGroups, kernels.once, kernels.each[half ? 1 : 0],
-                 &list);
+    planOnesweep(c, *plan, headIndirect, histogramGroups, kPathKernels[summary.path].once, chains, chainCount, &list);
   }
   if (info.timestampQueryPool) list.add(kCmdTimestamp).query = 1;
   return VKSORT_SUCCESS;
@@ -568,7 +628,8 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
     list.beginLabel(kLabelHistogram);
     list.dispatchIndirect(kernels.once, kPushPass, 0, tilesCommand);
     list.endLabel();
-    planReorder(*plan, c.chains(count), kernels.each[0], 0, &tilesCommand, &list);
+    const Reorder chain = {kernels.each[0], c.chains(count), 0, true, tilesCommand};
+    planReorder(*plan, &chain, 1, &list);
   } else {
     const uint32_t scanBlocks =
         uint32_t(((uint64_t(maxTiles) << c.radixBits) + VKSORT_PORTABLE_SCAN_BLOCK - 1) / VKSORT_PORTABLE_SCAN_BLOCK);

@@ -272,6 +272,29 @@ TEST_CASE("chained passes up to chainedMaxCount, a dispatch per pass above it, e
                  makeKeys(5 * s.tile() + 3, kKeys[0], Dist::Uniform, rng));
 }
 
+TEST_CASE("an indirect count runs its passes in the tile shape of its live count") {
+  // The head kernel gives workgroups to the chain of the tile shape that a
+  // direct sort of the live count takes: mid-size half tiles, mid-size
+  // tiles or the tile shape, each chained or a dispatch per pass. Live
+  // counts at each shape's ends, with every pass chained, the smallest
+  // shape alone chained, and none.
+  auto rng = caseRng(33);
+  VksortTuning tuning{};
+  tuning.midsizeMaxCount = 1u << 16;
+  SorterHolder probe(&tuning, VKSORT_KEY_U32, kValues[3].type, VKSORT_ALGORITHM_ONESWEEP);
+  const uint32_t m = tuning.midsizeMaxCount, maxCount = m + 3 * probe.tile() + 5;
+  for (uint32_t chained : {1u << 20, m / 4, uint32_t(VKSORT_TUNING_OFF)}) {
+    tuning.chainedMaxCount = chained;
+    SorterHolder s(&tuning, VKSORT_KEY_U32, kValues[3].type, VKSORT_ALGORITHM_ONESWEEP);
+    const std::vector<uint64_t> keys = makeKeys(maxCount, kKeys[0], Dist::Uniform, rng);
+    const SortCase c = makeCase(kKeys[0], kValues[3], false, kAllBits,
+                                "indirect, maxCount " + std::to_string(maxCount) + ", chainedMaxCount " +
+                                    (chained == VKSORT_TUNING_OFF ? std::string("off") : std::to_string(chained)));
+    for (uint32_t count : {s.oneWorkgroupKeys() + 1, m / 4, m / 4 + 1, m, m + 1, maxCount})
+      checkTypedSort(s, c, keys, int64_t(count));
+  }
+}
+
 TEST_CASE("the mid-size path sorts every key type x value type") {
   // Onesweep in the one-workgroup tiles, every pass in one dispatch, as on
   // NVIDIA (where both are on by default).

@@ -9,6 +9,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -646,9 +647,13 @@ struct Hazards {
     }
   }
 
-  void command(const std::string& what, const std::vector<Access>& list) {
+  // Before a dispatch that is not an alternative: the state its
+  // alternatives start from.
+  State groupStart[kResources];
+
+  void check(const State* from, const std::string& what, const std::vector<Access>& list) {
     for (const Access& a : list) {
-      const State& s = state[a.resource];
+      const State& s = from[a.resource];
       const std::string where = what + " on " + kResourceNames[a.resource];
       if (s.written && !((s.visibleStages & a.stage) && (s.visibleAccess & a.access)))
         errors.push_back(where + (a.write ? ": write after write" : ": read after write") + " without a barrier");
@@ -656,6 +661,22 @@ struct Hazards {
         for (const Read& r : s.reads)
           if (!(r.before & a.stage)) errors.push_back(where + ": write after read without a barrier");
     }
+  }
+
+  void command(const std::string& what, const std::vector<Access>& list) {
+    check(state, what, list);
+    apply(list);
+  }
+
+  // A dispatch recorded as the alternative of the ones since the last
+  // dispatch that is not (Command::alternative): at most one of them runs
+  // workgroups, so each is checked against the state before the first.
+  void alternative(const std::string& what, const std::vector<Access>& list) {
+    check(groupStart, what, list);
+    apply(list);
+  }
+
+  void apply(const std::vector<Access>& list) {
     for (const Access& a : list) {
       State& s = state[a.resource];
       if (a.write) {
@@ -674,8 +695,13 @@ struct Hazards {
       const vksort::Command& c = p.commands[i];
       if (c.type == vksort::kCmdBarrier)
         barrier(c.barrier.srcStage, c.barrier.srcAccess, c.barrier.dstStage, c.barrier.dstAccess);
-      else
+      else if (c.alternative)
+        alternative("command " + std::to_string(i) + " (" + vksort::kernelName(c.kernel) + ")", accesses(c));
+      else {
+        if (c.type == vksort::kCmdDispatch || c.type == vksort::kCmdDispatchIndirect)
+          std::copy(state, state + kResources, groupStart);
         command("command " + std::to_string(i) + " (" + vksort::kernelName(c.kernel) + ")", accesses(c));
+      }
     }
   }
 
@@ -708,6 +734,7 @@ void checkStructure(const Sorter& s, const vksort::Plan& p, bool timestamps) {
       case vksort::kCmdFillHeader: CHECK(s.config.algorithm == VKSORT_ALGORITHM_ONESWEEP); break;
       case vksort::kCmdDispatch:
         ++dispatches;
+        CHECK(!c.alternative);
         CHECK(vksort::hasKernel(s.config, c.kernel));
         CHECK(c.groups[0] >= 1);
         CHECK(c.groups[1] >= 1);
@@ -716,6 +743,15 @@ void checkStructure(const Sorter& s, const vksort::Plan& p, bool timestamps) {
         break;
       case vksort::kCmdDispatchIndirect:
         ++dispatches;
+        if (c.alternative) {  // after another dispatch of the passes, with no barrier between
+          uint32_t j = i - 1;
+          while (j > 0 && p.commands[j].type != vksort::kCmdDispatchIndirect) {
+            CHECK(p.commands[j].type != vksort::kCmdBarrier);
+            --j;
+          }
+          CHECK(p.commands[j].type == vksort::kCmdDispatchIndirect);
+          CHECK(p.commands[j].push != vksort::kPushHead);
+        }
         CHECK(vksort::hasKernel(s.config, c.kernel));
         CHECK(s.config.algorithm == VKSORT_ALGORITHM_ONESWEEP);
         CHECK(c.indirectOffset % 4 == 0);
@@ -748,11 +784,28 @@ TEST_CASE("plan: each path's commands, in order") {
         "[pass 3 C>C onesweep 256]");
   // With an indirect count the one-workgroup kernel clears the header and
   // writes the dispatch commands; only its barrier has the indirect stage.
+  // The passes have a chain for each tile shape up to maxCount's, of which
+  // the head gives workgroups to the one for the live count: the chains'
+  // dispatches of a pass share its barrier.
+  CHECK(describe(*planOf(u32, 1u << 17, true)) ==
+        "[head wide one workgroup 1 C>I|C] [histogram histogram @] "
+        "[passes C>C mid-size onesweep, half tiles, chained passes @]");
   CHECK(describe(*planOf(u32, 1u << 20, true)) ==
-        "[head wide one workgroup 1 C>I|C] [histogram histogram @] [passes C>C onesweep, chained passes @]");
+        "[head wide one workgroup 1 C>I|C] [histogram histogram @] "
+        "[passes C>C mid-size onesweep, half tiles, chained passes @] [passes mid-size onesweep, chained passes @] "
+        "[passes onesweep, chained passes @]");
   CHECK(describe(*planOf(u32, 1u << 21, true)) ==
-        "[head wide one workgroup 1 C>I|C] [histogram histogram @] [pass 1 C>C onesweep @] [pass 2 C>C onesweep @] "
-        "[pass 3 C>C onesweep @] [pass 4 C>C onesweep @]");
+        "[head wide one workgroup 1 C>I|C] [histogram histogram @] "
+        "[passes C>C mid-size onesweep, half tiles, chained passes @] [passes mid-size onesweep, chained passes @] "
+        "[pass 1 onesweep @] [pass 2 C>C onesweep @] [pass 3 C>C onesweep @] [pass 4 C>C onesweep @]");
+  // Each chain's tiles are sized for the most keys it may sort, and the
+  // status tags and ring clearing hold the largest.
+  const uint32_t above = u32.config.t.midsizeMaxCount + 1;
+  const vksort::Plan& shapes = *planOf(u32, above, true);
+  CHECK(shapes.summary.tiles == (above + u32.config.tileKeys() - 1) / u32.config.tileKeys());
+  CHECK(shapes.push.numTiles == u32.config.t.midsizeMaxCount / u32.config.oneWorkgroupKeys());
+  CHECK(shapes.push.numTiles > shapes.summary.tiles);
+  CHECK(shapes.push.ringClear == std::min(shapes.push.numTiles, u32.config.t.ringSlots));
   // The portable algorithm: count, scan and scatter per pass, a barrier
   // between every two dispatches; the block sums only where the table has several
   // blocks (4 tiles x 256 digits = 1024 entries: one block).
