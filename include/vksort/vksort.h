@@ -413,8 +413,9 @@ typedef struct VksortSortInfo {
   // Onesweep's multi-tile paths its first dispatch reads the live count,
   // sorts it in one workgroup where it fits there (the one-workgroup path's
   // size), and sizes the other dispatches to it (vkCmdDispatchIndirect;
-  // none where it sorted). Elsewhere the work is sized for `count` and
-  // tiles past the live count exit at once. Keys and values from the live
+  // none where it sorted), in the tile shape that a direct sort of the live
+  // count takes (VksortTuning::midsizeMaxCount). Elsewhere the work is sized
+  // for `count` and tiles past the live count exit at once. Keys and values from the live
   // count up to `count` are neither read nor written. buffer ==
   // VK_NULL_HANDLE: use `count` as is.
   VksortBufferRange countBuffer;

@@ -93,7 +93,9 @@ typedef struct VksortTuning {
   // half the keys per invocation (where the shape has two or more), whose
   // shorter latency wins at those counts. VKSORT_TUNING_OFF (or any value
   // up to oneWorkgroupMaxCount) turns it off. The portable algorithm has no
-  // mid-size path.
+  // mid-size path. With an indirect count the live count picks the tiles:
+  // the sort records the passes in each shape up to that of `count`, and
+  // its first dispatch gives workgroups to one of them.
   uint32_t midsizeMaxCount;
   // chainedMaxCount: Onesweep sorts of up to this many keys (the count
   // given at record time: maxCount with an indirect count, every key of a
