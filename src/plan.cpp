@@ -478,7 +478,10 @@ VksortResult planSort(const Config& c, const VksortSortInfo& info, Plan* plan) {
       chains[chainCount++] = {shapes[i].kernel, c.chains(top), shapeTiles, indirect, command};
     }
     const bool headIndirect = indirect && mostTiles <= c.maxDispatchX;
-    if (indirect && !headIndirect) chains[0] = {shape.kernel, c.chains(count), tiles, false, 0}, chainCount = 1;
+    if (indirect && !headIndirect) {  // a dispatch of count's tiles, past the live count's exiting at once
+      chains[0] = {shape.kernel, c.chains(count), tiles, false, 0};
+      chainCount = 1;
+    }
     const uint32_t histogramGroups = histogramWorkgroups(c, count);
     // Status tags (status_ring.glsl) and the ring slots to clear hold the
     // tiles of every chain.
