@@ -284,7 +284,7 @@ bool headIndirectSort() {
     else if (i == counters + VKSORT_CTR_MIDSIZE_HALF_DISPATCH)
       v = halfGroups;
     else if (i >= counters + VKSORT_CTR_HISTOGRAM_DISPATCH && i < counters + VKSORT_CTR_DISPATCH_END)
-      v = 1u;  // y and z
+      v = 1u;  // y and z (and the unused word after each command)
     if (i < VKSORT_TEMP_HEADER_BYTES / 4u) header.v[i] = v;
   }
   return here;
