@@ -89,6 +89,68 @@ shared uint sIndex[NO_INDEX ? 1 : SHARED_ELEMENTS];
 // This invocation's elements: sort bits and input index.
 uint gLo[KEYS_PER_THREAD], gHi[KEYS_PER_THREAD], gIndex[KEYS_PER_THREAD];
 
+// Segments of groups of lanes (IN_SUBGROUP) with STAGE: their keys and
+// values go in and out through shared memory, one word of each element at a
+// time, so that the subgroup reads and writes each group's segment as one
+// run rather than each lane its own elements, KEYS_PER_THREAD apart
+// (LANES = 1: a segment apart). Group g of a subgroup has slots
+// [g CAPACITY, (g + 1) CAPACITY) of the subgroup's SG_SIZE x KEYS_PER_THREAD,
+// one per element; a word of padding every 32 slots keeps lanes that read
+// their own elements off each other's banks. The host turns it on where the
+// workgroup's slots fit in shared memory (segmentStageBytes).
+layout(constant_id = VKSORT_SC_SEGMENT_STAGE) const bool STAGE = false;
+const uint STAGE_SLOTS = SG_SIZE * KEYS_PER_THREAD;
+const uint STAGE_WORDS = STAGE_SLOTS + STAGE_SLOTS / 32u;
+shared uint sStage[STAGE ? NUM_SUBGROUPS * STAGE_WORDS : 1];
+
+uint stageWord(uint slot) { return gl_SubgroupID * STAGE_WORDS + slot + slot / 32u; }
+
+// This lane's group's slot of element i of its segment.
+uint stageSlot(uint i) { return (gl_SubgroupInvocationID / LANES) * CAPACITY + i; }
+
+// Word w of each element (words: the element's words in memory) of every
+// segment of the subgroup's groups (this lane's: its first element and key
+// count), from `base` into its slot. Then the subgroup's lanes may read
+// any slot. Called by the whole subgroup.
+void stageIn(Address base, uint words, uint w, uint first, uint count) {
+  [[unroll]] for (uint r = 0; r < KEYS_PER_THREAD; ++r) {
+    const uint slot = r * SG_SIZE + gl_SubgroupInvocationID;
+    const uint lead = (slot / CAPACITY) * LANES;  // the lane that leads the slot's group
+    const uint groupFirst = subgroupShuffle(first, lead), groupCount = subgroupShuffle(count, lead);
+    if (slot % CAPACITY < groupCount) sStage[stageWord(slot)] = U32Buf(base).v[(groupFirst + slot % CAPACITY) * words + w];
+  }
+  subgroupMemoryBarrierShared();
+  subgroupBarrier();
+}
+
+// The reverse of stageIn: word w of each slot's element to `base`, once
+// every lane of the subgroup has written its slots. Then the subgroup's
+// lanes may write any slot.
+void stageOut(Address base, uint words, uint w, uint first, uint count) {
+  subgroupMemoryBarrierShared();
+  subgroupBarrier();
+  [[unroll]] for (uint r = 0; r < KEYS_PER_THREAD; ++r) {
+    const uint slot = r * SG_SIZE + gl_SubgroupInvocationID;
+    const uint lead = (slot / CAPACITY) * LANES;
+    const uint groupFirst = subgroupShuffle(first, lead), groupCount = subgroupShuffle(count, lead);
+    if (slot % CAPACITY < groupCount) U32Buf(base).v[(groupFirst + slot % CAPACITY) * words + w] = sStage[stageWord(slot)];
+  }
+  subgroupMemoryBarrierShared();
+  subgroupBarrier();
+}
+
+// Word w of this lane's output elements: `words[e]` goes to element
+// t KEYS_PER_THREAD + e of its segment, through its slot.
+void stageOutput(Address base, uint elementWords, uint w, uint first, uint count, uint t, uint words[KEYS_PER_THREAD]) {
+  subgroupMemoryBarrierShared();
+  subgroupBarrier();  // every lane has read the slots it gathers from
+  [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
+    const uint i = t * KEYS_PER_THREAD + e;
+    if (i < count) sStage[stageWord(stageSlot(i))] = words[e];
+  }
+  stageOut(base, elementWords, w, first, count);
+}
+
 // Bits [0, n) of a 64-bit value as (low, high) words, n <= 64.
 uvec2 wordMask(uint n) {
   return uvec2(n >= 32u ? ~0u : (1u << n) - 1u, n >= 64u ? ~0u : n <= 32u ? 0u : (1u << (n - 32u)) - 1u);
@@ -183,12 +245,31 @@ void main() {
   // that the subgroup stays uniform (shorter ones carry all-ones padding).
   if (IN_SUBGROUP) size = subgroupMax(size);
 
+  const bool staged = IN_SUBGROUP && STAGE;
+  uvec2 k[KEYS_PER_THREAD];
   [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
     const uint i = t * KEYS_PER_THREAD + e;
-    uvec2 k = uvec2(~0u);
-    if (i < count) k = toSortBits(loadKeyWords(address(pc.keysIn), first + i)) & mask;
-    gLo[e] = k.x;
-    gHi[e] = k.y;
+    k[e] = uvec2(0u);
+    if (i < count && !staged) k[e] = loadKeyWords(address(pc.keysIn), first + i);
+  }
+  if (staged) {
+    [[unroll]] for (uint w = 0; w < KEY_WORDS; ++w) {
+      if (w != 0u) {  // every lane has read word 0
+        subgroupMemoryBarrierShared();
+        subgroupBarrier();
+      }
+      stageIn(address(pc.keysIn), KEY_WORDS, w, first, count);
+      [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
+        const uint i = t * KEYS_PER_THREAD + e;
+        if (i < count) k[e][w] = sStage[stageWord(stageSlot(i))];
+      }
+    }
+  }
+  [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
+    const uint i = t * KEYS_PER_THREAD + e;
+    const uvec2 bits = i < count ? toSortBits(k[e]) & mask : uvec2(~0u);
+    gLo[e] = bits.x;
+    gHi[e] = bits.y;
     gIndex[e] = i;
   }
 
@@ -286,6 +367,34 @@ void main() {
   // Element i is output position i. Read what goes there (key and value by
   // input index: the sort bits were masked), then write once every
   // invocation has read: the output may be the input buffer.
+  if (staged) {
+    // A word at a time, the keys' last word first: the input stage still
+    // holds it. Each word's reads come before its writes, and a word is
+    // read before any of it is written, so the output may be the input.
+    uint words[KEYS_PER_THREAD];
+    [[unroll]] for (uint w = KEY_WORDS; w-- > 0u;) {
+      if (!NO_INDEX && w + 1u != KEY_WORDS) stageIn(address(pc.keysIn), KEY_WORDS, w, first, count);
+      [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
+        const uint i = t * KEYS_PER_THREAD + e;
+        words[e] = 0u;
+        if (NO_INDEX)
+          words[e] = fromSortBits(uvec2(gLo[e], gHi[e]))[w];
+        else if (i < count)
+          words[e] = sStage[stageWord(stageSlot(gIndex[e]))];
+      }
+      stageOutput(address(pc.keysOut), KEY_WORDS, w, first, count, t, words);
+    }
+    [[unroll]] for (uint w = 0; w < VALUE_WORDS; ++w) {
+      if (!VALUE_INDEX) stageIn(address(pc.valuesIn), VALUE_WORDS, w, first, count);
+      [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
+        const uint i = t * KEYS_PER_THREAD + e;
+        words[e] = 0u;
+        if (i < count) words[e] = VALUE_INDEX ? first + gIndex[e] : sStage[stageWord(stageSlot(gIndex[e]))];
+      }
+      stageOutput(address(pc.valuesOut), VALUE_WORDS, w, first, count, t, words);
+    }
+    return;
+  }
   uvec2 keys[KEYS_PER_THREAD], values[KEYS_PER_THREAD];
   [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
     keys[e] = uvec2(0u);

@@ -121,14 +121,145 @@ void waitForPass(uint pass, uint tiles) {
   memoryBarrier(gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsAcquire | gl_SemanticsMakeVisible);
 }
 
+// CHAINED with VKSORT_FLAG_CHAINED_HISTOGRAM: the dispatch builds the
+// histograms itself, in place of the histogram kernel. Its first `tiles`
+// work items each count the digits of every pass in one tile's keys and
+// clear ring slots, as the histogram kernel does; the last of them to finish
+// scans the histograms into digit starts and counts itself once more, which
+// releases them. Pass 0's items wait for that (waitForHistogram) once their
+// keys are loaded and ranked. With SEGMENT_TILES each large segment has its
+// histograms, done counter and release: its tiles count into them, the
+// last of its tiles scans them, and pass 0's tiles of the segment wait for
+// them alone. An item then clears its own tile's ring slot, which only
+// tiles of its segment read before the release.
+bool histogramItems() { return CHAINED && (pc.flags & VKSORT_FLAG_CHAINED_HISTOGRAM) != 0u; }
+
+// The histograms that histogram items count into: a plain sort's (the
+// temp header's, with the HIST_DONE counter, a part per tile) or a large
+// segment's (its histograms, with its done counter after them, a part per
+// tile of the segment), and what their scanned starts add (the segment's
+// begin).
+struct Histograms {
+  U32Buf hist, done;
+  uint doneIndex, parts, base;
+};
+
+Histograms segmentHistogramsOf(SegmentTile st) {
+  U32Buf hist = segmentHistogram(st.large);
+  return Histograms(hist, hist, pc.passes * VKSORT_RADIX, st.tiles, st.begin);
+}
+
+// Counts the digits of every pass of `n` keys from `start` into h's
+// histograms, through sWork in groups of as many passes as it holds.
+void countTileDigits(Histograms h, uint start, uint n) {
+  const uint tid = gl_LocalInvocationIndex;
+  uvec2 k[KEYS_PER_THREAD];
+  [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+    const uint at = i * WG_SIZE + tid;
+    k[i] = at < n ? loadKey(0u, start + at) : uvec2(0u);
+  }
+  const uint group = min(pc.passes, WORK_WORDS / VKSORT_RADIX);
+  for (uint first = 0; first < pc.passes; first += group) {
+    const uint bins = min(group, pc.passes - first) * VKSORT_RADIX;
+    for (uint base = 0; base < bins; base += WG_SIZE)
+      if (base + tid < bins) sWork[base + tid] = 0u;
+    barrier();
+    [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+      if (i * WG_SIZE + tid < n)
+        for (uint p = first; p < first + bins / VKSORT_RADIX; ++p)
+          atomicAdd(sWork[(p - first) * VKSORT_RADIX + digitOf(k[i], p)], 1u);
+    }
+    barrier();
+    for (uint base = 0; base < bins; base += WG_SIZE) {
+      const uint v = base + tid < bins ? sWork[base + tid] : 0u;
+      if (v != 0u)
+        atomicAdd(h.hist.v[first * VKSORT_RADIX + base + tid], v, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
+                  gl_SemanticsRelaxed);
+    }
+    barrier();
+  }
+}
+
+// The histogram item `item` of `tiles`: clears its ring slots, counts its
+// tile's digits, and where it is the last of its histograms' items, scans
+// them into digit starts, then counts itself once more, which releases them
+// (and every item's ring clearing) to pass 0's items.
+void histogramItem(uint item, uint tiles, uint count) {
+  const uint tid = gl_LocalInvocationIndex;
+  U64Buf ring = ringBuf();
+  Histograms h;
+  if (SEGMENT_TILES) {
+    if (item < RING_SLOTS)
+      for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE)
+        if (base + tid < VKSORT_RADIX)
+          atomicStore(ring.v[item * VKSORT_RADIX + base + tid], 0ul, gl_ScopeQueueFamily,
+                      gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+    const SegmentTile st = segmentTile(item, TILE);
+    h = segmentHistogramsOf(st);
+    countTileDigits(h, st.start, st.count);
+  } else {
+    const uint ringEntries = pc.ringClear * VKSORT_RADIX;
+    for (uint base = item * WG_SIZE; base < ringEntries; base += tiles * WG_SIZE)
+      if (base + tid < ringEntries)
+        atomicStore(ring.v[base + tid], 0ul, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+    h = Histograms(tempU32(), counters(), VKSORT_CTR_HIST_DONE, tiles, 0u);  // sortTile's `built`
+    countTileDigits(h, item * TILE, min(TILE, count - item * TILE));
+  }
+  barrierAll();
+  if (tid == 0) {
+    const uint done = atomicAdd(h.done.v[h.doneIndex], 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
+                                gl_SemanticsAcquireRelease | gl_SemanticsMakeAvailable | gl_SemanticsMakeVisible);
+    sTile = done == h.parts - 1u ? 1u : 0u;
+  }
+  barrierAll();
+  if (sTile == 0u) return;
+  // Every count of a group of passes is loaded before any is scanned, so
+  // that the loads are in flight together.
+  const uint group = min(pc.passes, WORK_WORDS / VKSORT_RADIX);
+  for (uint first = 0; first < pc.passes; first += group) {
+    const uint bins = min(group, pc.passes - first) * VKSORT_RADIX;
+    for (uint base = 0; base < bins; base += WG_SIZE)
+      if (base + tid < bins) sWork[base + tid] = loadCounter(h.hist, first * VKSORT_RADIX + base + tid);
+    barrier();
+    for (uint p = 0; p < bins / VKSORT_RADIX; ++p) {
+      // Digit loops take the same turns in every invocation (tile_sort.glsl).
+      for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE)
+        if (base + tid < VKSORT_RADIX) sScan[base + tid] = sWork[p * VKSORT_RADIX + base + tid];
+      barrier();
+      scanDigitsExclusive();
+      for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE)
+        if (base + tid < VKSORT_RADIX)
+          atomicStore(h.hist.v[(first + p) * VKSORT_RADIX + base + tid], h.base + sScan[base + tid],
+                      gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+      barrier();
+    }
+  }
+  barrierAll();
+  if (tid == 0)
+    atomicAdd(h.done.v[h.doneIndex], 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
+              gl_SemanticsRelease | gl_SemanticsMakeAvailable);
+}
+
+// Pass 0's wait for histogramItem's release of h. Called by one invocation;
+// no budget, as for waitForPass: the histogram items were taken before any
+// of pass 0's.
+void waitForHistogram(Histograms h) {
+  uint done = loadCounter(h.done, h.doneIndex);
+  while (done <= h.parts) {
+    VKSORT_POLL_ROUND(VKSORT_POLL_ROUND(if (done <= h.parts) done = loadCounter(h.done, h.doneIndex);))
+  }
+  memoryBarrier(gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsAcquire | gl_SemanticsMakeVisible);
+}
+
 // Sorts one tile of pass `pass` (CHAINED: of the pass that the work item it
-// takes gives). Returns false where the tile is past the grid (CHAINED: no
-// work item was left).
+// takes gives; or counts a tile's digits, with histogramItems()). Returns
+// false where the tile is past the grid (CHAINED: no work item was left).
 bool sortTile(uint pass) {
   const uint tid = gl_LocalInvocationIndex;
   const uint count = sortCount();
-  // CHAINED: the tiles of each pass.
+  // CHAINED: the tiles of each pass, and the histogram items before them.
   const uint tiles = !CHAINED ? 0u : SEGMENT_TILES ? segmentHeader().v[VKSORT_SEG_TILES] : (count + TILE - 1u) / TILE;
+  const uint histogramTiles = histogramItems() ? tiles : 0u;
   // SHARED_PASSES after pass 0: the tile is in sWork, where the histograms go.
   const bool fromShared = SHARED_PASSES && pass != 0u;
   if (fromShared) {
@@ -143,20 +274,29 @@ bool sortTile(uint pass) {
                              gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
     sTile = t;
     sLookMissing[0] = 0u;
-    if (CHAINED && t >= tiles && t < pc.passes * tiles) waitForPass(t / tiles - 1u, tiles);
+    if (CHAINED && t >= histogramTiles + tiles && t < histogramTiles + pc.passes * tiles)
+      waitForPass((t - histogramTiles) / tiles - 1u, tiles);
   }
   clearSubgroupHistograms();
   barrierAll();
   // Tile numbers from here on are within the tile's segment (status_ring.glsl).
   uint tile = sTile, tileStart, tileCount;
   if (CHAINED) {
+    if (tile < histogramTiles) {
+      histogramItem(tile, tiles, count);
+      barrier();  // sTile is read by all before the next item writes it
+      return true;
+    }
+    tile -= histogramTiles;
     if (tile >= pc.passes * tiles) return false;  // no item left (uniform)
     pass = tile / tiles;
     tile -= pass * tiles;
     gTailSeen = 0u;  // the tail seen was the last item's pass's
   }
-  // Per pass and digit, the position of the first key of the digit.
+  // Per pass and digit, the position of the first key of the digit; with
+  // histogramItems(), the histograms that pass 0 waits for.
   U32Buf globalStart = tempU32();
+  Histograms built = Histograms(globalStart, counters(), VKSORT_CTR_HIST_DONE, tiles, 0u);
   if (SEGMENT_TILES) {
     // Both loads at once: the tile's entry (of the last tile where this one
     // is past the grid), and the count of tiles.
@@ -173,6 +313,7 @@ bool sortTile(uint pass) {
     tileStart = st.start;
     tileCount = st.count;
     globalStart = segmentHistogram(st.large);
+    built = segmentHistogramsOf(st);
   } else {
     tileStart = tile * TILE;
     if (tileStart >= count) return false;  // past an indirect count (uniform: tile is shared)
@@ -186,6 +327,12 @@ bool sortTile(uint pass) {
   if (!ONE_WORKGROUP && tid == 0) waitForRingSlot(pass, tile);
   rankTile(pass, tileCount);
   barrier();
+  // Pass 0's digit starts, and the ring cleared, before anything is
+  // published or looked up.
+  if (histogramTiles != 0u && pass == 0u) {
+    if (tid == 0) waitForHistogram(built);
+    barrierAll();
+  }
 
   // Per digit: the tile's count, and its publication (tile 0 publishes an
   // inclusive prefix right away: the digit's global start, from the
@@ -203,7 +350,7 @@ bool sortTile(uint pass) {
     if (ONE_WORKGROUP)
       ;  // nobody looks back
     else if (tile == 0u)
-      publishStatus(pass, tile, d, globalStart.v[pass * VKSORT_RADIX + d] + sum, true);
+      publishStatus(pass, tile, d, loadDigitStart(globalStart, pass * VKSORT_RADIX + d) + sum, true);
     else
       publishStatus(pass, tile, d, sum, false);
   }
@@ -227,7 +374,7 @@ bool sortTile(uint pass) {
     if (ONE_WORKGROUP)
       prefix = sScan[d];  // the only tile: local starts are global starts
     else if (tile == 0u)
-      prefix = globalStart.v[pass * VKSORT_RADIX + d];
+      prefix = loadDigitStart(globalStart, pass * VKSORT_RADIX + d);
     else
       prefix = sLookPrefix[d];
     sDigitBase[d] = prefix - sScan[d];
@@ -292,7 +439,10 @@ bool headIndirectSort() {
 
 void main() {
   if (CHAINED) {
-    for (uint i = 0; i < pc.passes; ++i)
+    // Each workgroup of the grid (one pass's tiles) takes as many items as
+    // there are passes, and one more where it also builds the histograms.
+    const uint items = pc.passes + (histogramItems() ? 1u : 0u);
+    for (uint i = 0; i < items; ++i)
       if (!sortTile(0u)) break;
     return;
   }

@@ -67,6 +67,7 @@
 #define VKSORT_SC_SEGMENT_SUBGROUP_MAX 28  // segment_bins.comp: the subgroup class's largest segment
 #define VKSORT_SC_SEGMENT_LANES 29         // lanes per segment (VKSORT_SEGMENTED_LANES); bins: the tiny class's
 #define VKSORT_SC_SEGMENT_CLASS 30         // bitonic.comp: the class it sorts (VKSORT_SEGMENT_CLASS_*)
+#define VKSORT_SC_SEGMENT_STAGE 35         // bitonic.comp, kernels of lanes: keys and values through shared memory
 
 // The values of VKSORT_SC_SEGMENTED.
 #define VKSORT_SEGMENTED_NONE 0       // a plain sort
@@ -80,6 +81,6 @@
 #define VKSORT_SEGMENT_CLASS_SUBGROUP 2  // a subgroup per segment
 #define VKSORT_SEGMENT_CLASS_SMALL 3     // a workgroup per segment
 
-#define VKSORT_SC_COUNT 35
+#define VKSORT_SC_COUNT 36
 
 #endif

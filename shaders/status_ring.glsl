@@ -104,17 +104,19 @@ void publishStatus(uint pass, uint tile, uint digit, uint value, bool inclusive)
     atomicStore(ringBuf().v[i], e, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
 }
 
+// A u32 that other workgroups of this dispatch write (a counter, or a digit
+// start that the chained passes' histogram items scan), read with a relaxed
+// atomic; with STATUS_RMW through a read-modify-write, like the ring.
+uint loadCounter(U32Buf b, uint i) {
+  return STATUS_RMW ? atomicOr(b.v[i], 0u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed)
+                    : atomicLoad(b.v[i], gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+}
+
 // The tail is read and advanced with relaxed atomics: it paces slot reuse
 // for speed, and the tags, not ordering, keep a reused slot from being
 // misread. (A release on the increment would also make the workgroup wait
 // for its key stores to complete before it can end.)
-uint loadTail(uint pass) {
-  U32Buf ctr = counters();
-  return STATUS_RMW ? atomicOr(ctr.v[VKSORT_CTR_TAIL(pass)], 0u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
-                               gl_SemanticsRelaxed)
-                    : atomicLoad(ctr.v[VKSORT_CTR_TAIL(pass)], gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
-                                 gl_SemanticsRelaxed);
-}
+uint loadTail(uint pass) { return loadCounter(counters(), VKSORT_CTR_TAIL(pass)); }
 
 // The largest (tail & TAIL_MASK) this invocation has seen in this dispatch.
 uint gTailSeen = 0u;
@@ -281,6 +283,11 @@ shared uint sLookPrefix[VKSORT_RADIX];
 shared uint sLookCount[VKSORT_RADIX];  // fallback: one tile's digit counts
 shared uint sLookMissing[2];           // per round: highest missing tile + 1, 0 = none
 
+// Entry i of the digit starts (the scanned histograms). CHAINED reads them
+// coherently: with VKSORT_FLAG_CHAINED_HISTOGRAM the dispatch itself wrote
+// them.
+uint loadDigitStart(U32Buf globalStart, uint i) { return CHAINED ? loadCounter(globalStart, i) : globalStart.v[i]; }
+
 void lookBack(uint pass, uint tile, U32Buf globalStart) {
   const uint tid = gl_LocalInvocationIndex;
   uint prefix[LB_DIGITS];
@@ -321,7 +328,7 @@ void lookBack(uint pass, uint tile, U32Buf globalStart) {
       const bool stuck = next[k] == missing;  // false for d >= VKSORT_RADIX (next is 0)
       if (stuck) {
         prefix[k] += sLookCount[d];
-        if (j == 0u) prefix[k] += globalStart.v[pass * VKSORT_RADIX + d];
+        if (j == 0u) prefix[k] += loadDigitStart(globalStart, pass * VKSORT_RADIX + d);
         next[k] = j;
       }
       walkBack(pass, tile, d, stuck, prefix[k], next[k]);

@@ -232,6 +232,7 @@ VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, Vk
 uint64_t onesweepSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t itemWords);
 uint64_t portableSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t itemWords, uint32_t radixBits);
 uint64_t bitonicSharedBytes(uint32_t capacity, uint32_t wg, uint32_t sg, uint32_t keyWords, bool index);
+uint64_t segmentStageBytes(uint32_t wg, uint32_t sg, uint32_t kpt);
 // Whether a tile of this shape, staged in stagingRounds rounds, stages
 // 64-bit keys and values through shared memory a word at a time
 // (tile_sort.glsl, ONE_WORD_STAGING).
@@ -462,6 +463,7 @@ struct SpecConstants {
   uint32_t midsizeMaxCount;
   uint32_t midsizeHalfMaxCount;
   uint32_t midsizeWgSize;
+  uint32_t segmentStage;
 };
 
 // One pipeline a sorter creates: its kernel's embedded SPIR-V, its

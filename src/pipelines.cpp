@@ -57,6 +57,7 @@ VKSORT_CHECK_ID(chained, VKSORT_SC_CHAINED);
 VKSORT_CHECK_ID(midsizeMaxCount, VKSORT_SC_MIDSIZE_MAX_COUNT);
 VKSORT_CHECK_ID(midsizeHalfMaxCount, VKSORT_SC_MIDSIZE_HALF_MAX_COUNT);
 VKSORT_CHECK_ID(midsizeWgSize, VKSORT_SC_MIDSIZE_WG_SIZE);
+VKSORT_CHECK_ID(segmentStage, VKSORT_SC_SEGMENT_STAGE);
 #undef VKSORT_CHECK_ID
 static_assert(sizeof(SpecConstants) == 4 * VKSORT_SC_COUNT, "one field per specialization constant");
 static_assert(kKernelSegmentTiny - kKernelSegmentMicro == VKSORT_SEGMENT_CLASS_TINY &&
@@ -237,6 +238,10 @@ SpecConstants kernelConstants(const Config& c, Kernel k) {
       sc.segmentLanes = lanes;
       sc.segmentClass = uint32_t(k - kKernelSegmentMicro);  // VKSORT_SEGMENT_CLASS_*: the same order
       sc.ringSlots = segmentAreaAfterRing(c);
+      // Keys and values through shared memory where it holds them.
+      sc.segmentStage = !c.hooks.segmentNoStage && bitonicSharedBytes(1, sc.wgSize, sc.sgSize, sc.keyWords, true) +
+                                                           segmentStageBytes(sc.wgSize, sc.sgSize, sc.keysPerThread) <=
+                                                       c.maxShared;
       return sc;
     }
     case kKernelSegmentSmall: {
@@ -282,9 +287,11 @@ uint64_t kernelSharedBytes(Kernel k, const SpecConstants& sc) {
   if (isChainedKernel(k)) k = unchainedKernel(k);
   if (k >= kKernelBitonic && k < kKernelPortableCount)
     return bitonicSharedBytes(sc.wgSize * sc.keysPerThread, sc.wgSize, sc.sgSize, sc.keyWords, !sc.noIndex);
-  // The tiny segments' network stays in its subgroup: one element of each array.
+  // The tiny segments' network stays in its subgroup: one element of each
+  // array, and their staging.
   if (k == kKernelSegmentMicro || k == kKernelSegmentTiny || k == kKernelSegmentSubgroup)
-    return bitonicSharedBytes(1, sc.wgSize, sc.sgSize, sc.keyWords, true);
+    return bitonicSharedBytes(1, sc.wgSize, sc.sgSize, sc.keyWords, true) +
+           (sc.segmentStage ? segmentStageBytes(sc.wgSize, sc.sgSize, sc.keysPerThread) : 0);
   if (k == kKernelSegmentSmall)
     return bitonicSharedBytes(sc.wgSize * sc.keysPerThread, sc.wgSize, sc.sgSize, sc.keyWords, true);
   const uint32_t rounds = sc.oneWorkgroup && sc.tileInShared ? 1 : sc.stagingRounds;

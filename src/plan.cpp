@@ -287,13 +287,18 @@ struct Reorder {
 // that its live count may take): the head gives workgroups to one of them
 // only, so their dispatches of a pass share its barrier.
 void planReorder(const Plan& plan, const Reorder* chains, uint32_t chainCount, CommandList* list) {
+  // With VKSORT_FLAG_CHAINED_HISTOGRAM the chained dispatch reads nothing
+  // that a dispatch before it wrote (the caller's barrier orders the keys,
+  // and the clear's or the head's barrier the header) and needs no barrier.
+  const bool histogramInside = (plan.push.flags & VKSORT_FLAG_CHAINED_HISTOGRAM) != 0;
   for (uint32_t pass = 0; pass < plan.summary.passes; ++pass) {
     bool first = true;
     for (uint32_t i = 0; i < chainCount; ++i) {
       const Reorder& r = chains[i];
       if (r.chained && pass > 0) continue;
       list->beginLabel(r.chained ? kLabelPasses : kLabelPass, pass);
-      if (first) list->computeBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+      if (first && !histogramInside)
+        list->computeBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
       const Kernel kernel = r.chained ? chainedKernel(r.kernel) : r.kernel;
       const PushKind push = r.chained ? kPushChained : kPushPass;
       if (r.isIndirect)
@@ -307,11 +312,11 @@ void planReorder(const Plan& plan, const Reorder* chains, uint32_t chainCount, C
   }
 }
 
-// Onesweep: clear the temp header, the histogram kernel, then the reorder
-// passes. With an indirect count the one-workgroup kernel clears the header
-// instead, sorts the live count itself where it fits, and sizes the
-// dispatches that follow to it (VKSORT_FLAG_HEAD_INDIRECT): they read their
-// VkDispatchIndirectCommands from temp, and the passes have a chain for
+// Onesweep: clear the temp header, the histogram kernel (where every pass
+// is in one dispatch, that dispatch's first work items instead:
+// VKSORT_FLAG_CHAINED_HISTOGRAM), then the reorder passes. With an indirect count the one-workgroup kernel clears the
+// header instead, sorts the live count itself where it fits, and sizes the dispatches that follow to it
+// (VKSORT_FLAG_HEAD_INDIRECT): they read their VkDispatchIndirectCommands from temp, and the passes have a chain for
 // each tile shape up to count's (`chains`), of which the head's choice runs.
 void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, uint32_t histogramGroups, Kernel histogram,
                   const Reorder* chains, uint32_t chainCount, CommandList* list) {
@@ -329,12 +334,14 @@ void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, uint32_t
     list->clear(0, VKSORT_TEMP_HEADER_BYTES);
     list->endLabel();
   }
-  list->beginLabel(kLabelHistogram);
-  if (headIndirect)
-    list->dispatchIndirect(histogram, kPushPass, 0, counters + 4 * VKSORT_CTR_HISTOGRAM_DISPATCH);
-  else
-    list->dispatch(histogram, kPushPass, 0, histogramGroups);
-  list->endLabel();
+  if ((plan.push.flags & VKSORT_FLAG_CHAINED_HISTOGRAM) == 0) {
+    list->beginLabel(kLabelHistogram);
+    if (headIndirect)
+      list->dispatchIndirect(histogram, kPushPass, 0, counters + 4 * VKSORT_CTR_HISTOGRAM_DISPATCH);
+    else
+      list->dispatch(histogram, kPushPass, 0, histogramGroups);
+    list->endLabel();
+  }
   planReorder(plan, chains, chainCount, list);
 }
 
@@ -482,6 +489,11 @@ VksortResult planSort(const Config& c, const VksortSortInfo& info, Plan* plan) {
       chains[0] = {shape.kernel, c.chains(count), tiles, false, 0};
       chainCount = 1;
     }
+    // Where every chain runs its passes in one dispatch, that dispatch
+    // builds the histograms too: one dependent dispatch fewer.
+    bool allChained = true;
+    for (uint32_t i = 0; i < chainCount; ++i) allChained = allChained && chains[i].chained;
+    if (allChained) push.flags |= VKSORT_FLAG_CHAINED_HISTOGRAM;
     const uint32_t histogramGroups = histogramWorkgroups(c, count);
     // Status tags (status_ring.glsl) and the ring slots to clear hold the
     // tiles of every chain.
@@ -578,6 +590,7 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
   push.tileKeys = c.tileKeys();
   push.segmentCount = info.segmentCount;
   push.ringClear = push.histogramKeys = push.histogramWorkgroups = 0;
+  push.flags &= ~VKSORT_FLAG_CHAINED_HISTOGRAM;  // the plain sort's; set below where the large segments chain
   if (count == 0 || info.segmentCount == 0) {
     summary.path = VKSORT_PATH_NONE;
     return VKSORT_SUCCESS;
@@ -627,11 +640,16 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
   const VkDeviceSize tilesCommand = areaOffset + 4 * VKSORT_SEG_TILES_DISPATCH;
   if (onesweep) {
     // The large segments' histograms, then the reorder passes, over the
-    // tiles the bins kernel counted.
-    list.beginLabel(kLabelHistogram);
-    list.dispatchIndirect(kernels.once, kPushPass, 0, tilesCommand);
-    list.endLabel();
+    // tiles the bins kernel counted; chained passes count the histograms
+    // themselves (the bins' barrier orders what they read).
     const Reorder chain = {kernels.each[0], c.chains(count), 0, true, tilesCommand};
+    if (chain.chained) {
+      push.flags |= VKSORT_FLAG_CHAINED_HISTOGRAM;
+    } else {
+      list.beginLabel(kLabelHistogram);
+      list.dispatchIndirect(kernels.once, kPushPass, 0, tilesCommand);
+      list.endLabel();
+    }
     planReorder(*plan, &chain, 1, &list);
   } else {
     const uint32_t scanBlocks =

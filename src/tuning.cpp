@@ -38,11 +38,20 @@ uint64_t portableSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t it
 }
 
 // Shared memory of bitonic.comp, in bytes, for `capacity` keys of keyWords
-// words, with or without their indices (mirrors its shared declarations and
-// common.glsl's scan arrays).
+// words, with or without their indices, and without staging (mirrors its
+// shared declarations and common.glsl's scan arrays).
 uint64_t bitonicSharedBytes(uint32_t capacity, uint32_t wg, uint32_t sg, uint32_t keyWords, bool index) {
   const uint64_t indexWords = index ? capacity : 1;
-  return (uint64_t(capacity) * keyWords + indexWords + (keyWords == 2 ? 0 : 1) + VKSORT_RADIX + wg / sg + 1) * 4;
+  return (uint64_t(capacity) * keyWords + indexWords + (keyWords == 2 ? 0 : 1) + VKSORT_RADIX + wg / sg + 2) * 4;
+}
+
+// The shared memory that bitonic.comp's staging of segments of groups of
+// lanes (VKSORT_SC_SEGMENT_STAGE) adds, in bytes: per subgroup a word for
+// each of its sg x kpt elements, and one more every 32, less the one word
+// that bitonicSharedBytes counts.
+uint64_t segmentStageBytes(uint32_t wg, uint32_t sg, uint32_t kpt) {
+  const uint64_t slots = uint64_t(sg) * kpt;
+  return (uint64_t(wg / sg) * (slots + slots / 32) - 1) * 4;
 }
 
 namespace {
@@ -154,11 +163,14 @@ VksortTuning defaultTuning(const DeviceInfo& info, const Config& c) {
   while (d.oneWorkgroupSize > granule &&  // per-subgroup histograms grow with the workgroup
          onesweepSharedBytes(d.oneWorkgroupSize, d.oneWorkgroupKeysPerThread, sg, itemWords) > maxShared)
     d.oneWorkgroupSize /= 2;
+  // The wide one-workgroup kernel, where it holds the keys and values in
+  // shared memory, up to 1.25 times the one-workgroup keys: above that the
+  // mid-size tiles, chained, are faster (docs/tuning.md).
   d.oneWorkgroupMaxCount = d.oneWorkgroupSize * d.oneWorkgroupKeysPerThread;
   if (nvidia && 2 * d.oneWorkgroupSize <= maxWg &&
       onesweepSharedBytes(2 * d.oneWorkgroupSize, d.oneWorkgroupKeysPerThread, sg, c.keyWords + c.valueWords) <=
           maxShared)
-    d.oneWorkgroupMaxCount *= 2;
+    d.oneWorkgroupMaxCount += d.oneWorkgroupMaxCount / 4;
   // 32-bit items run the mid-size tiles further: a sort of up to 2^20 keys
   // in large tiles leaves SMs idle (docs/tuning.md).
   d.midsizeMaxCount = !nvidia ? VKSORT_TUNING_OFF : itemWords == 1 ? 3u << 18 : 1u << 19;
@@ -252,13 +264,14 @@ VksortResult checkTuning(Config* c) {
                 t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, granule, maxWg);
   const uint32_t oneKeys = c->oneWorkgroupKeys();
   if (t.oneWorkgroupMaxCount != oneKeys && t.oneWorkgroupMaxCount != VKSORT_TUNING_OFF &&
-      (uint64_t(t.oneWorkgroupMaxCount) != 2ull * oneKeys || 2 * t.oneWorkgroupSize > maxWg ||
+      (t.oneWorkgroupMaxCount < oneKeys || uint64_t(t.oneWorkgroupMaxCount) > 2ull * oneKeys ||
+       2 * t.oneWorkgroupSize > maxWg ||
        onesweepSharedBytes(2 * t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, sg, c->keyWords + c->valueWords) >
            maxShared))
     return fail(VKSORT_ERROR_INVALID_ARGUMENT,
                 "tuning: oneWorkgroupMaxCount %u must be VKSORT_TUNING_OFF, the one-workgroup sort's %u x %u keys, or "
-                "twice that where a workgroup of %u invocations (at most %u) holds that many keys and their values in "
-                "shared memory",
+                "up to twice that where a workgroup of %u invocations (at most %u) holds that many keys and their "
+                "values in shared memory",
                 t.oneWorkgroupMaxCount, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, 2 * t.oneWorkgroupSize, maxWg);
   if (t.histogramWorkgroups < 64 || t.histogramWorkgroups > c->maxDispatchX)
     return fail(VKSORT_ERROR_INVALID_ARGUMENT, "tuning: histogramWorkgroups %u out of range", t.histogramWorkgroups);
@@ -384,6 +397,7 @@ VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, Vk
   c->hooks.spinBudget = hooks && hooks->spinBudget ? hooks->spinBudget : kDefaultSpinBudget;
   c->hooks.faultPublishDelay = hooks ? hooks->faultPublishDelay : 0;
   c->hooks.wideBallot = hooks && hooks->wideBallot ? 1 : 0;
+  c->hooks.segmentNoStage = hooks && hooks->segmentNoStage ? 1 : 0;
 
   c->t = defaultTuning(info, *c);
   if (ci.pTuning) applyOverrides(*ci.pTuning, c->valueWords, &c->t);

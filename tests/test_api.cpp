@@ -194,8 +194,8 @@ TEST_CASE("creation fails clearly without the required features, and with bad tu
   // lookbackLanes: a power of two up to 8 and the subgroup size.
   // bitonicMaxCount and bitonicKeysMaxCount (this sorter has no values):
   // VKSORT_TUNING_OFF or a power of two from twice the subgroup size whose
-  // keys fit in shared memory. oneWorkgroupMaxCount: the one-workgroup
-  // shape's count or twice that.
+  // keys fit in shared memory. oneWorkgroupMaxCount: from the one-workgroup
+  // shape's count to twice that.
   const struct {
     uint32_t VksortTuning::*field;
     const char* name;

@@ -312,6 +312,42 @@ TEST_SUITE("device models") {
           }
   }
 
+  TEST_CASE("device models: segmented sorters' kernels fit, and segments of lanes stage where shared memory holds it") {
+    for (const Model& m : kModels) {
+      if (!m.expectSubgroup) continue;
+      const vksort::DeviceInfo info = modelInfo(m);
+      for (uint32_t key : {uint32_t(VKSORT_KEY_U32), uint32_t(VKSORT_KEY_U64)})
+        for (uint32_t value : {uint32_t(VKSORT_VALUE_NONE), uint32_t(VKSORT_VALUE_64)})
+          for (uint32_t noStage : {0u, 1u}) {
+            INFO(std::string(m.name) << ", key " << key << ", value " << value << ", staging hook " << noStage);
+            VksortCreateInfo ci{};
+            ci.keyType = VksortKeyType(key);
+            ci.valueType = VksortValueType(value);
+            ci.segmented = 1;
+            VksortTestingHooks hooks{};
+            hooks.segmentNoStage = noStage;
+            vksort::Config c{};
+            REQUIRE(vksort::chooseConfig(info, ci, VKSORT_ALGORITHM_ONESWEEP, &hooks, &c) == VKSORT_SUCCESS);
+            checkKernels(m, c);
+            vksort::Pipelines pipelines{};
+            vksort::KernelBuild kernels[vksort::kMaxKernels];
+            const uint32_t count = vksort::listKernels(c, &pipelines, kernels);
+            int lanes = 0;
+            for (uint32_t i = 0; i < count; ++i) {
+              const vksort::KernelBuild& k = kernels[i];
+              if (k.constants.segmented != VKSORT_SEGMENTED_LANES) continue;
+              ++lanes;
+              INFO(k.name);
+              const uint64_t staged =
+                  vksort::bitonicSharedBytes(1, k.constants.wgSize, k.constants.sgSize, k.constants.keyWords, true) +
+                  vksort::segmentStageBytes(k.constants.wgSize, k.constants.sgSize, k.constants.keysPerThread);
+              CHECK(k.constants.segmentStage == (!noStage && staged <= m.maxShared ? 1u : 0u));
+            }
+            CHECK(lanes == 3);
+          }
+    }
+  }
+
   TEST_CASE("device models: the wide-ballot testing hook reaches the tile kernels' SPIR-V") {
     const vksort::DeviceInfo info = modelInfo(kModels[4]);  // Intel
     VksortTestingHooks hooks{};

@@ -148,8 +148,8 @@ TEST_CASE("the one-workgroup path with more than 32 keys per invocation, partly 
 TEST_CASE("the wide one-workgroup kernel: every key type x value type, up to oneWorkgroupMaxCount") {
   // Counts above the one-workgroup shape's (64 x 4) and up to oneWorkgroupMaxCount (twice
   // that) go to a one-workgroup kernel of 128 invocations (on by default on
-  // NVIDIA only, for 32-bit keys without values); one more goes to the
-  // mid-size path.
+  // NVIDIA only, for 32-bit keys without values, up to 1.25 times); one
+  // more goes to the mid-size path.
   auto rng = caseRng(19);
   VksortTuning tuning{};
   tuning.oneWorkgroupSize = 64;
@@ -171,6 +171,13 @@ TEST_CASE("the wide one-workgroup kernel: every key type x value type, up to one
           checkTypedSort(s, c, makeKeys(n, key, Dist(variant++ % 3), rng));
       }
     }
+  // A count between the one-workgroup shape's and twice it ends the wide
+  // kernel there.
+  tuning.oneWorkgroupMaxCount = 320;
+  SorterHolder between(&tuning, VKSORT_KEY_U32, VKSORT_VALUE_32, VKSORT_ALGORITHM_ONESWEEP);
+  for (uint32_t n : {319u, 320u, 321u})
+    checkTypedSort(between, SortCase{&kKeys[0], &kValues[1], false, 0, 0, "u32, u32, wide kernel up to 320"},
+                   makeKeys(n, kKeys[0], Dist::Uniform, rng));
   // The default without a one-workgroup shape of one's own: doubled on NVIDIA only
   // where it fits; a given one-workgroup shape keeps one kernel.
   VksortTuning shape{};

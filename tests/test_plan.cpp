@@ -111,10 +111,12 @@ TEST_SUITE("plan") {
     check(s, 1025, {VKSORT_PATH_BITONIC_KEYS, 4, 512, 4, 1});
     check(s, 2049, {VKSORT_PATH_BITONIC_KEYS, 4, 512, 8, 1});
     check(s, 4096, {VKSORT_PATH_BITONIC_KEYS, 4, 512, 8, 1});
+    // The wide kernel up to 1.25 times the one-workgroup keys.
     check(s, 4097, {VKSORT_PATH_WIDE_ONE_WORKGROUP, 4, 1024, 8, 1});
-    check(s, 8192, {VKSORT_PATH_WIDE_ONE_WORKGROUP, 4, 1024, 8, 1});
+    check(s, 5120, {VKSORT_PATH_WIDE_ONE_WORKGROUP, 4, 1024, 8, 1});
     // Mid-size: half the keys per invocation up to a quarter of
     // midsizeMaxCount.
+    check(s, 5121, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 4, 3});
     check(s, 8193, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 4, 5});
     // midsizeMaxCount is 3 x 2^18 for 32-bit items.
     check(s, 3u << 16, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 4, 96});
@@ -225,6 +227,12 @@ TEST_SUITE("plan") {
     low.midsizeMaxCount = 100;
     const Sorter off(Device::Nvidia, VKSORT_KEY_U32, VKSORT_VALUE_NONE, &low);
     CHECK(off.config.t.midsizeMaxCount == VKSORT_TUNING_OFF);
+    // The wide kernel up to any count to twice the one-workgroup keys.
+    VksortTuning wider{};
+    wider.oneWorkgroupMaxCount = 6000;
+    const Sorter wide(Device::Nvidia, VKSORT_KEY_U32, VKSORT_VALUE_NONE, &wider);
+    check(wide, 6000, {VKSORT_PATH_WIDE_ONE_WORKGROUP, 4, 1024, 8, 1});
+    check(wide, 6001, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 4, 3});
     // A one-workgroup shape of the caller's drops the wide kernel.
     VksortTuning one{};
     one.oneWorkgroupSize = 256;
@@ -770,14 +778,14 @@ TEST_CASE("plan: each path's commands, in order") {
   const Sorter u32(Device::Nvidia, VKSORT_KEY_U32, VKSORT_VALUE_NONE);
   CHECK(planOf(u32, 0)->commandCount == 0);
   CHECK(describe(*planOf(u32, 4096, false, true)) == "t0 [bitonic keys-only 1] t1");
-  CHECK(describe(*planOf(u32, 8192)) == "[wide one workgroup 1]");
+  CHECK(describe(*planOf(u32, 5120)) == "[wide one workgroup 1]");
   // Up to chainedMaxCount (2^20) every pass is in one dispatch of one pass's
-  // tiles.
-  CHECK(
-      describe(*planOf(u32, 1u << 16)) ==
-      "[clear C|T>T fill T>C] [histogram histogram 16] [passes C>C mid-size onesweep, half tiles, chained passes 32]");
-  CHECK(describe(*planOf(u32, 1u << 20)) ==
-        "[clear C|T>T fill T>C] [histogram histogram 256] [passes C>C onesweep, chained passes 128]");
+  // tiles, which builds the histograms too and needs no barrier of its own.
+  CHECK(describe(*planOf(u32, 1u << 16)) ==
+        "[clear C|T>T fill T>C] [passes mid-size onesweep, half tiles, chained passes 32]");
+  CHECK(describe(*planOf(u32, 1u << 20)) == "[clear C|T>T fill T>C] [passes onesweep, chained passes 128]");
+  CHECK((planOf(u32, 1u << 20)->push.flags & VKSORT_FLAG_CHAINED_HISTOGRAM) != 0);
+  CHECK((planOf(u32, (1u << 20) + 1)->push.flags & VKSORT_FLAG_CHAINED_HISTOGRAM) == 0);
   // Above it, a dispatch per pass. 24 bits: three passes, the result in alt.
   CHECK(describe(*planOf(u32, 1u << 21, false, false, 24)) ==
         "[clear C|T>T fill T>C] [histogram histogram 512] [pass 1 C>C onesweep 256] [pass 2 C>C onesweep 256] "
@@ -788,12 +796,12 @@ TEST_CASE("plan: each path's commands, in order") {
   // the head gives workgroups to the one for the live count: the chains'
   // dispatches of a pass share its barrier.
   CHECK(describe(*planOf(u32, 1u << 17, true)) ==
-        "[head wide one workgroup 1 C>I|C] [histogram histogram @] "
-        "[passes C>C mid-size onesweep, half tiles, chained passes @]");
+        "[head wide one workgroup 1 C>I|C] [passes mid-size onesweep, half tiles, chained passes @]");
   CHECK(describe(*planOf(u32, 1u << 20, true)) ==
-        "[head wide one workgroup 1 C>I|C] [histogram histogram @] "
-        "[passes C>C mid-size onesweep, half tiles, chained passes @] [passes mid-size onesweep, chained passes @] "
-        "[passes onesweep, chained passes @]");
+        "[head wide one workgroup 1 C>I|C] [passes mid-size onesweep, half tiles, chained passes @] "
+        "[passes mid-size onesweep, chained passes @] [passes onesweep, chained passes @]");
+  // Where a chain has a dispatch per pass, the histogram kernel runs for
+  // every chain.
   CHECK(describe(*planOf(u32, 1u << 21, true)) ==
         "[head wide one workgroup 1 C>I|C] [histogram histogram @] "
         "[passes C>C mid-size onesweep, half tiles, chained passes @] [passes mid-size onesweep, chained passes @] "

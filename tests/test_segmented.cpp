@@ -90,6 +90,59 @@ TEST_CASE("segmented: sizes around every class boundary, both algorithms" * doct
   }
 }
 
+// The kernels of lanes stage keys and values in shared memory where it
+// holds them (every device here); where it does not (128-lane subgroups
+// with 32 KiB), they read and write memory directly.
+TEST_CASE("segmented: segments of lanes without staging in shared memory, as where it does not fit" *
+          doctest::test_suite(kSuiteSubgroupSizes)) {
+  std::mt19937_64 rng = caseRng(125);
+  VksortTestingHooks hooks{};
+  hooks.segmentNoStage = 1;
+  // Key, value (indices into kKeys, kValues) and whether every bit is
+  // sorted (keys alone: the network without the index).
+  const struct {
+    int key, value;
+    bool allBits;
+  } kinds[] = {{0, 0, true}, {0, 1, false}, {2, 3, false}, {1, 2, false}, {3, 2, false}, {5, 1, true}, {4, 0, false}};
+  int variant = 0;
+  for (const auto& kind : kinds) {
+    const KeyInfo& key = kKeys[kind.key];
+    const ValueInfo& value = kValues[kind.value];
+    SegmentedSorter s(key.type, value.type, VKSORT_ALGORITHM_ONESWEEP, 0, &hooks);
+    const VksortSegmentedSortPlan p = segmentedPlan(s);
+    std::vector<uint32_t> sizes = {0, 1, 2};
+    for (uint32_t top : segmentClassTops(p))
+      if (top <= p.subgroupMaxCount) sizes.insert(sizes.end(), {top - 1, top, top + 1});
+    for (int i = 0; i < 40; ++i) sizes.push_back(uint32_t(rng() % (p.subgroupMaxCount + 1)));
+    const Dist dist = Dist(variant % 3);
+    checkSegments(s,
+                  makeCase(key, value, variant++ % 2 == 1, kind.allBits ? kAllBits : partialRange(key),
+                           what(VKSORT_ALGORITHM_ONESWEEP, std::string("unstaged, ") + distName(dist))),
+                  sizes, dist, rng);
+  }
+}
+
+TEST_CASE("segmented: chained large segments count their own digits, every key type, at every class boundary") {
+  // With every pass in one dispatch (chainedMaxCount, off by default on
+  // lavapipe), that dispatch also counts each large segment's digits, and a
+  // segment's pass-0 tiles wait for its histograms alone.
+  std::mt19937_64 rng = caseRng(126);
+  VksortTuning tuning{};
+  tuning.chainedMaxCount = 1u << 20;
+  int variant = 0;
+  for (const KeyInfo& key : kKeys) {
+    const ValueInfo& value = kValues[variant % 4];
+    SorterHolder s(&tuning, key.type, value.type, VKSORT_ALGORITHM_ONESWEEP, 0, false, nullptr, true);
+    const VksortSegmentedSortPlan p = segmentedPlan(s);
+    const bool descending = variant % 2 == 1;
+    const Dist dist = Dist(variant++ % 3);
+    checkSegments(s,
+                  makeCase(key, value, descending, variant % 3 == 0 ? kAllBits : partialRange(key),
+                           what(VKSORT_ALGORITHM_ONESWEEP, std::string("chained, ") + distName(dist))),
+                  boundarySizes(p), dist, rng);
+  }
+}
+
 TEST_CASE("segmented: Onesweep, every 32-bit key type x value type x order with a bit range, in every size class") {
   everyTypeInEveryClass(VKSORT_ALGORITHM_ONESWEEP, 32, 121);
 }

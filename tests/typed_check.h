@@ -105,8 +105,8 @@ void checkSegmentedSort(const SorterHolder& s, const SortCase& c, const std::vec
 // A sorter with segmented sorts (VksortCreateInfo::segmented).
 struct SegmentedSorter : SorterHolder {
   SegmentedSorter(VksortKeyType key, VksortValueType value, VksortAlgorithm algorithm = VKSORT_ALGORITHM_AUTO,
-                  uint32_t portableRadixBits = 0)
-      : SorterHolder(nullptr, key, value, algorithm, portableRadixBits, false, nullptr, true) {}
+                  uint32_t portableRadixBits = 0, const VksortTestingHooks* hooks = nullptr)
+      : SorterHolder(nullptr, key, value, algorithm, portableRadixBits, false, hooks, true) {}
 };
 
 // CSR offsets of consecutive segments of the given sizes, the first at `first`.

@@ -464,9 +464,10 @@ VksortResult vksortRecordSort(VksortSorter sorter, VkCommandBuffer commandBuffer
 //    network);
 //  - large segments: LSD radix passes over tiles of tileKeys keys that never
 //    straddle two segments. With Onesweep, a histogram kernel counts each
-//    segment's digits, and the reorder passes (a dispatch per pass, or one
-//    for all of them up to VksortTuning::chainedMaxCount keys) look back over
-//    the status ring only as far as the segment's first tile, which
+//    segment's digits, and the reorder passes (a dispatch per pass, or up to
+//    VksortTuning::chainedMaxCount keys one dispatch for all of them that
+//    also does the counting) look back over the status ring only as far as
+//    the segment's first tile, which
 //    publishes the segment's digit starts; the portable algorithm counts,
 //    scans and scatters per segment, with no workgroup waiting on another.
 // A first dispatch reads the offsets and bins the segments by size; it

@@ -79,13 +79,15 @@ typedef struct VksortTuning {
   uint32_t oneWorkgroupSize;
   uint32_t oneWorkgroupKeysPerThread;
   // oneWorkgroupMaxCount: the one-workgroup paths' largest count: the
-  // one-workgroup shape's keys, or twice that, where the wide one-workgroup
-  // kernel (twice the invocations, the same keys per invocation) holds that
-  // many keys and their values in shared memory. Giving a one-workgroup
-  // shape without it drops the wide kernel. VKSORT_TUNING_OFF turns the
-  // one-workgroup paths off; a Onesweep sort with an indirect count still
-  // starts with the one-workgroup kernel, which sorts a live count that fits
-  // in its tile itself.
+  // one-workgroup shape's keys, or more, up to twice that, where the wide
+  // one-workgroup kernel (twice the invocations, the same keys per invocation)
+  // holds that many keys and their values in shared memory; it sorts the counts
+  // above the one-workgroup shape's keys. The default is 1.25 times them where
+  // it fits (on NVIDIA, 32-bit keys alone). Giving a one-workgroup shape
+  // without it drops the wide kernel. VKSORT_TUNING_OFF turns the one-workgroup
+  // paths off; a Onesweep sort with an indirect count still starts with the
+  // one-workgroup kernel, which sorts a live count that fits in its tile
+  // itself.
   uint32_t oneWorkgroupMaxCount;
   // midsizeMaxCount: counts above oneWorkgroupMaxCount and up to this run
   // Onesweep in tiles of the one-workgroup shape, which spreads a mid-size
@@ -97,20 +99,21 @@ typedef struct VksortTuning {
   // the sort records the passes in each shape up to that of `count`, and
   // its first dispatch gives workgroups to one of them.
   uint32_t midsizeMaxCount;
-  // chainedMaxCount: Onesweep sorts of up to this many keys (the count
-  // given at record time: maxCount with an indirect count, every key of a
-  // segmented sort) run all their digit passes in one dispatch: its
-  // workgroups take the tiles of pass 0, then of pass 1, and so on, from one
-  // counter, and a tile waits inside the dispatch until the pass before it
-  // is done. That replaces a barrier and a dispatch per pass, which cost
-  // microseconds whether a pass is long, short or, with a small live count
-  // or only small segments, empty; where passes are long, waiting inside the
-  // dispatch costs more than the barriers (docs/tuning.md). Unlike the
+  // chainedMaxCount: Onesweep sorts of up to this many keys (the count given at
+  // record time: maxCount with an indirect count, every key of a segmented
+  // sort) run all their digit passes in one dispatch: its workgroups take the
+  // tiles of pass 0, then of pass 1, and so on, from one counter, and a tile
+  // waits inside the dispatch until the pass before it is done. Where every
+  // pass is chained, the same dispatch also counts the digits first, in place
+  // of the histogram kernel. That replaces a barrier and a dispatch per pass,
+  // which cost microseconds whether a pass is long, short or, with a small live
+  // count or only small segments, empty; where passes are long, waiting inside
+  // the dispatch costs more than the barriers (docs/tuning.md). Unlike the
   // look-back's waits, which fall back to counting a late tile's keys, this
-  // wait needs the driver to keep running workgroups running: the default
-  // is 2^20 on the GPU drivers where VKSORT_ALGORITHM_AUTO picks Onesweep
-  // and VKSORT_TUNING_OFF elsewhere, lavapipe included (there a waiting
-  // workgroup holds a CPU thread that could run the tiles it waits for).
+  // wait needs the driver to keep running workgroups running: the default is
+  // 2^20 on the GPU drivers where VKSORT_ALGORITHM_AUTO picks Onesweep and
+  // VKSORT_TUNING_OFF elsewhere, lavapipe included (there a waiting workgroup
+  // holds a CPU thread that could run the tiles it waits for).
   // VKSORT_TUNING_OFF turns it off. The portable algorithm has no chained
   // passes.
   uint32_t chainedMaxCount;
@@ -132,7 +135,7 @@ typedef enum VksortPath {
   VKSORT_PATH_ONE_WORKGROUP = 3,       // "one workgroup": one dispatch, every pass
   VKSORT_PATH_WIDE_ONE_WORKGROUP = 4,  // "wide one workgroup": the same, twice as wide
   VKSORT_PATH_MIDSIZE_ONESWEEP = 5,    // "mid-size onesweep": Onesweep in one-workgroup tiles
-  VKSORT_PATH_ONESWEEP = 6,            // "onesweep": a histogram dispatch, then one per pass (or one: chainedMaxCount)
+  VKSORT_PATH_ONESWEEP = 6,            // "onesweep": a histogram dispatch and one per pass, or fewer: chainedMaxCount
   VKSORT_PATH_PORTABLE = 7,            // "portable": count, scan and scatter dispatches per pass
   VKSORT_PATH_SEGMENTED = 8            // "segmented": vksortRecordSegmentedSort (debug labels)
 } VksortPath;
