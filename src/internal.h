@@ -201,9 +201,11 @@ struct Config {
   bool hasWideOneWorkgroup() const { return hasOneWorkgroup() && t.oneWorkgroupMaxCount > oneWorkgroupKeys(); }
   bool hasMidsize() const { return t.midsizeMaxCount != VKSORT_TUNING_OFF; }
   // The mid-size path's tiles of half the keys per invocation, for counts up
-  // to a quarter of midsizeMaxCount.
+  // to half of midsizeMaxCount and at most 2^18 (docs/tuning.md).
   bool hasMidsizeHalf() const { return hasMidsize() && t.oneWorkgroupKeysPerThread >= 2; }
-  uint32_t midsizeHalfMaxCount() const { return hasMidsizeHalf() ? t.midsizeMaxCount / 4 : 0; }
+  uint32_t midsizeHalfMaxCount() const {
+    return !hasMidsizeHalf() ? 0 : t.midsizeMaxCount / 2 < (1u << 18) ? t.midsizeMaxCount / 2 : 1u << 18;
+  }
   // Whether a Onesweep sort of `count` keys (at record time) chains its
   // passes in one dispatch.
   bool chains(uint32_t count) const { return t.chainedMaxCount != VKSORT_TUNING_OFF && count <= t.chainedMaxCount; }

@@ -192,8 +192,8 @@ TEST_CASE("the mid-size path: Onesweep in the one-workgroup tiles, up to midsize
           doctest::test_suite(kSuiteFaults)) {
   // On by default on NVIDIA only, so turned on here: counts above the
   // one-workgroup path and up to midsizeMaxCount go through Onesweep in tiles
-  // of the one-workgroup shape (with half the keys per invocation up to a
-  // quarter of midsizeMaxCount), one more is the regular tile. Also with a tiny ring,
+  // of the one-workgroup shape (with half the keys per invocation up to
+  // half of midsizeMaxCount), one more is the regular tile. Also with a tiny ring,
   // no patience and delayed status, as in the faults case.
   // (midsizeMaxCount, ring, lookback, tailGroup, spinBudget, faultPublishDelay); 0 = default
   const uint32_t shapes[][6] = {{1u << 17, 0, 0, 0, 0, 0}, {1u << 17, 5, 2, 2, 1, 40}, {1u << 17, 0, 0, 0, 2, 1000}};
@@ -208,9 +208,9 @@ TEST_CASE("the mid-size path: Onesweep in the one-workgroup tiles, up to midsize
     const uint32_t small = s.oneWorkgroupKeys(), m = sh[0];
     const std::string label = faultLabel("mid-size, ", sh + 1);
     const SortCase c = makeCase(kKeys[0], kValues[0], false, kAllBits, label);
-    // Tiles of half the keys per invocation up to m / 4.
+    // Tiles of half the keys per invocation up to m / 2.
     for (uint32_t n :
-         {small + 1, 2 * small - 1, 2 * small + 1, 7 * small + 3, 7919u, m / 4, m / 4 + 1, 104729u, m, m + 1})
+         {small + 1, 2 * small - 1, 2 * small + 1, 7 * small + 3, 7919u, m / 2, m / 2 + 1, 104729u, m, m + 1})
       checkTypedSort(s, c, makeKeys(n, kKeys[0], Dist::Uniform, rng));
     checkTypedSort(s, c, makeKeys(9 * small, kKeys[0], Dist::Few, rng));
   }
@@ -290,14 +290,14 @@ TEST_CASE("an indirect count runs its passes in the tile shape of its live count
   tuning.midsizeMaxCount = 1u << 16;
   SorterHolder probe(&tuning, VKSORT_KEY_U32, kValues[3].type, VKSORT_ALGORITHM_ONESWEEP);
   const uint32_t m = tuning.midsizeMaxCount, maxCount = m + 3 * probe.tile() + 5;
-  for (uint32_t chained : {1u << 20, m / 4, uint32_t(VKSORT_TUNING_OFF)}) {
+  for (uint32_t chained : {1u << 20, m / 2, uint32_t(VKSORT_TUNING_OFF)}) {
     tuning.chainedMaxCount = chained;
     SorterHolder s(&tuning, VKSORT_KEY_U32, kValues[3].type, VKSORT_ALGORITHM_ONESWEEP);
     const std::vector<uint64_t> keys = makeKeys(maxCount, kKeys[0], Dist::Uniform, rng);
     const SortCase c = makeCase(kKeys[0], kValues[3], false, kAllBits,
                                 "indirect, maxCount " + std::to_string(maxCount) + ", chainedMaxCount " +
                                     (chained == VKSORT_TUNING_OFF ? std::string("off") : std::to_string(chained)));
-    for (uint32_t count : {s.oneWorkgroupKeys() + 1, m / 4, m / 4 + 1, m, m + 1, maxCount})
+    for (uint32_t count : {s.oneWorkgroupKeys() + 1, m / 2, m / 2 + 1, m, m + 1, maxCount})
       checkTypedSort(s, c, keys, int64_t(count));
   }
 }

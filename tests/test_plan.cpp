@@ -114,13 +114,14 @@ TEST_SUITE("plan") {
     // The wide kernel up to 1.25 times the one-workgroup keys.
     check(s, 4097, {VKSORT_PATH_WIDE_ONE_WORKGROUP, 4, 1024, 8, 1});
     check(s, 5120, {VKSORT_PATH_WIDE_ONE_WORKGROUP, 4, 1024, 8, 1});
-    // Mid-size: half the keys per invocation up to a quarter of
-    // midsizeMaxCount.
+    // Mid-size: half the keys per invocation up to half of midsizeMaxCount,
+    // at most 2^18.
     check(s, 5121, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 4, 3});
     check(s, 8193, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 4, 5});
     // midsizeMaxCount is 3 x 2^18 for 32-bit items.
     check(s, 3u << 16, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 4, 96});
-    check(s, (3u << 16) + 1, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 49});
+    check(s, 1u << 18, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 4, 128});
+    check(s, (1u << 18) + 1, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 65});
     check(s, 3u << 18, {VKSORT_PATH_MIDSIZE_ONESWEEP, 4, 512, 8, 192});
     // 512 x 16 tiles staged in two rounds, two workgroups per multiprocessor.
     check(s, (3u << 18) + 1, {VKSORT_PATH_ONESWEEP, 4, 512, 16, ceilDiv((3u << 18) + 1, 8192)});
@@ -155,6 +156,10 @@ TEST_SUITE("plan") {
     check(u64, 4096, {VKSORT_PATH_BITONIC_KEYS, 8, 512, 8, 1});
     check(u64, 1u << 24, {VKSORT_PATH_ONESWEEP, 8, 1024, 8, ceilDiv(1u << 24, 8192)});
     check(u64, 1u << 24, {VKSORT_PATH_ONESWEEP, 5, 1024, 8, ceilDiv(1u << 24, 8192)}, 24, 64);
+    // The mid-size path up to 2^19 for 64-bit keys, in half tiles up to 2^18.
+    check(u64, 1u << 18, {VKSORT_PATH_MIDSIZE_ONESWEEP, 8, 512, 4, 128});
+    check(u64, (1u << 18) + 1, {VKSORT_PATH_MIDSIZE_ONESWEEP, 8, 512, 8, 65});
+    check(u64, (1u << 19) + 1, {VKSORT_PATH_ONESWEEP, 8, 1024, 8, ceilDiv((1u << 19) + 1, 8192)});
     const Sorter u64pairs(Device::Nvidia, VKSORT_KEY_I64, VKSORT_VALUE_64);
     check(u64pairs, 2048, {VKSORT_PATH_BITONIC, 8, 512, 4, 1});
     check(u64pairs, 1u << 22, {VKSORT_PATH_ONESWEEP, 8, 1024, 8, ceilDiv(1u << 22, 8192)});

@@ -91,9 +91,9 @@ typedef struct VksortTuning {
   uint32_t oneWorkgroupMaxCount;
   // midsizeMaxCount: counts above oneWorkgroupMaxCount and up to this run
   // Onesweep in tiles of the one-workgroup shape, which spreads a mid-size
-  // sort over more workgroups; counts up to a quarter of it, in tiles of
-  // half the keys per invocation (where the shape has two or more), whose
-  // shorter latency wins at those counts. VKSORT_TUNING_OFF (or any value
+  // sort over more workgroups; counts up to half of it, and at most 2^18,
+  // in tiles of half the keys per invocation (where the shape has two or
+  // more), whose shorter latency wins at those counts. VKSORT_TUNING_OFF (or any value
   // up to oneWorkgroupMaxCount) turns it off. The portable algorithm has no
   // mid-size path. With an indirect count the live count picks the tiles:
   // the sort records the passes in each shape up to that of `count`, and
