@@ -239,9 +239,9 @@ SpecConstants kernelConstants(const Config& c, Kernel k) {
       sc.segmentClass = uint32_t(k - kKernelSegmentMicro);  // VKSORT_SEGMENT_CLASS_*: the same order
       sc.ringSlots = segmentAreaAfterRing(c);
       // Keys and values through shared memory where it holds them.
-      sc.segmentStage = !c.hooks.segmentNoStage && bitonicSharedBytes(1, sc.wgSize, sc.sgSize, sc.keyWords, true) +
-                                                           segmentStageBytes(sc.wgSize, sc.sgSize, sc.keysPerThread) <=
-                                                       c.maxShared;
+      const uint64_t staged = bitonicSharedBytes(1, sc.wgSize, sc.sgSize, sc.keyWords, true) +
+                              segmentStageBytes(sc.wgSize, sc.sgSize, sc.keysPerThread);
+      sc.segmentStage = !c.hooks.segmentNoStage && staged <= c.maxShared;
       return sc;
     }
     case kKernelSegmentSmall: {

@@ -312,12 +312,14 @@ void planReorder(const Plan& plan, const Reorder* chains, uint32_t chainCount, C
   }
 }
 
-// Onesweep: clear the temp header, the histogram kernel (where every pass
-// is in one dispatch, that dispatch's first work items instead:
-// VKSORT_FLAG_CHAINED_HISTOGRAM), then the reorder passes. With an indirect count the one-workgroup kernel clears the
-// header instead, sorts the live count itself where it fits, and sizes the dispatches that follow to it
-// (VKSORT_FLAG_HEAD_INDIRECT): they read their VkDispatchIndirectCommands from temp, and the passes have a chain for
-// each tile shape up to count's (`chains`), of which the head's choice runs.
+// Onesweep: clear the temp header, the histogram kernel (where every pass is
+// in one dispatch, that dispatch's first work items instead:
+// VKSORT_FLAG_CHAINED_HISTOGRAM), then the reorder passes. With an indirect
+// count the one-workgroup kernel clears the header instead, sorts the live
+// count itself where it fits, and sizes the dispatches that follow to it
+// (VKSORT_FLAG_HEAD_INDIRECT): they read their VkDispatchIndirectCommands
+// from temp, and the passes have a chain for each tile shape up to count's
+// (`chains`), of which the head's choice runs.
 void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, uint32_t histogramGroups, Kernel histogram,
                   const Reorder* chains, uint32_t chainCount, CommandList* list) {
   const uint32_t counters = VKSORT_TEMP_COUNTERS_OFFSET;
