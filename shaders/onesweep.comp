@@ -84,6 +84,12 @@ layout(constant_id = VKSORT_SC_CHAINED) const bool CHAINED = false;
 layout(constant_id = VKSORT_SC_MIDSIZE_MAX_COUNT) const uint MIDSIZE_MAX_COUNT = 0;
 layout(constant_id = VKSORT_SC_MIDSIZE_HALF_MAX_COUNT) const uint MIDSIZE_HALF_MAX_COUNT = 0;
 layout(constant_id = VKSORT_SC_MIDSIZE_WG_SIZE) const uint MIDSIZE_WG_SIZE = 512;
+// Live counts up to BITONIC_KEYS_MAX_COUNT (keys alone, every key bit) or
+// BITONIC_MAX_COUNT (otherwise) run in the bitonic kernel that follows the
+// head, and up to ONE_WORKGROUP_MAX_COUNT in the head itself (0: never).
+layout(constant_id = VKSORT_SC_BITONIC_KEYS_MAX_COUNT) const uint BITONIC_KEYS_MAX_COUNT = 0;
+layout(constant_id = VKSORT_SC_BITONIC_MAX_COUNT) const uint BITONIC_MAX_COUNT = 0;
+layout(constant_id = VKSORT_SC_ONE_WORKGROUP_MAX_COUNT) const uint ONE_WORKGROUP_MAX_COUNT = 0;
 #define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
 #define VKSORT_ONESWEEP_FEATURES 1
 #include "common.glsl"
@@ -393,22 +399,31 @@ bool sortTile(uint pass) {
 // ONE_WORKGROUP with VKSORT_FLAG_HEAD_INDIRECT: the first dispatch of a
 // Onesweep sort whose count comes from a buffer. Clears the temp header that
 // the histogram kernel and the passes start from, and writes their
-// VkDispatchIndirectCommands (push.h), sized to the count read: none where
-// that many keys fit in this workgroup's tile, since then this workgroup
-// sorts them itself. The passes have a command per tile shape, and only the
-// shape that a direct sort of the live count would take gets workgroups: a
-// small live count of a large maxCount runs in the short tiles that keep
-// its passes' latency low (the dispatcher records a dispatch for each shape
-// that some live count up to maxCount takes). Returns whether it sorts the
-// keys itself.
+// VkDispatchIndirectCommands (push.h), sized to the count read, so that the
+// live count runs the path that a direct sort of it takes:
+//  - the bitonic kernel, recorded after this one, where one would;
+//  - this workgroup, where the one-workgroup path would: then no command
+//    has workgroups;
+//  - otherwise the passes. They have a command per tile shape, and only the
+//    shape that a direct sort would take gets workgroups: a small live count
+//    of a large maxCount runs in the short tiles that keep its passes'
+//    latency low (the dispatcher records a dispatch for each shape that some
+//    live count up to maxCount takes).
+// Returns whether it sorts the keys itself.
 bool headIndirectSort() {
   const uint count = sortCount();
-  const bool here = count <= TILE;
+  // The dispatcher records the keys-only bitonic kernel where a sort of
+  // keys alone covers every key bit, else the one with the index.
+  const bool wholeKey = pc.beginBit == 0u && pc.endBit == 32u * KEY_WORDS;
+  const uint bitonicMax = wholeKey && BITONIC_KEYS_MAX_COUNT != 0u ? BITONIC_KEYS_MAX_COUNT : BITONIC_MAX_COUNT;
+  const bool bitonic = count != 0u && count <= bitonicMax;
+  const bool here = count > bitonicMax && count <= min(ONE_WORKGROUP_MAX_COUNT, TILE);
+  const bool passes = count > bitonicMax && !here;
   const uint histogramGroups =
-      here ? 0u : min(pc.histogramWorkgroups, (count + pc.histogramKeys - 1u) / pc.histogramKeys);
+      passes ? min(pc.histogramWorkgroups, (count + pc.histogramKeys - 1u) / pc.histogramKeys) : 0u;
   const uint halfKeys = MIDSIZE_WG_SIZE * (KEYS_PER_THREAD / 2u), midsizeKeys = MIDSIZE_WG_SIZE * KEYS_PER_THREAD;
   uint tileGroups = 0u, midsizeGroups = 0u, halfGroups = 0u;
-  if (here)
+  if (!passes)
     ;
   else if (count <= MIDSIZE_HALF_MAX_COUNT)
     halfGroups = (count + halfKeys - 1u) / halfKeys;
@@ -430,6 +445,8 @@ bool headIndirectSort() {
       v = midsizeGroups;
     else if (i == counters + VKSORT_CTR_MIDSIZE_HALF_DISPATCH)
       v = halfGroups;
+    else if (i == counters + VKSORT_CTR_BITONIC_DISPATCH)
+      v = bitonic ? 1u : 0u;
     else if (i >= counters + VKSORT_CTR_HISTOGRAM_DISPATCH && i < counters + VKSORT_CTR_DISPATCH_END)
       v = 1u;  // y and z (and the unused word after each command)
     if (i < VKSORT_TEMP_HEADER_BYTES / 4u) header.v[i] = v;

@@ -27,9 +27,10 @@
 //                        counter (the first one hands out the work items of
 //                        every pass) and a tail iterator; then, for a sort
 //                        with an indirect count, VkDispatchIndirectCommands:
-//                        the histogram kernel's, and the passes' in each tile
+//                        the histogram kernel's, the passes' in each tile
 //                        shape (the tile shape, the mid-size tiles and their
-//                        half), of which only one has workgroups
+//                        half) and the bitonic kernel's, of which only one
+//                        (with the histogram kernel's) has workgroups
 //   [HEADER, ...)        the status ring: ringSlots x 256 u64 entries
 // The header is zeroed at the start of every sort: with vkCmdFillBuffer, or
 // with an indirect count by the sort's first dispatch, which also writes the
@@ -47,7 +48,8 @@
 #define VKSORT_CTR_TILES_DISPATCH 24         // the passes in the tile shape: 3 u32
 #define VKSORT_CTR_MIDSIZE_DISPATCH 28       // the passes in the mid-size tiles: 3 u32
 #define VKSORT_CTR_MIDSIZE_HALF_DISPATCH 32  // the passes in the mid-size half tiles: 3 u32
-#define VKSORT_CTR_DISPATCH_END 35           // one past the last dispatch command's words
+#define VKSORT_CTR_BITONIC_DISPATCH 36       // the bitonic kernel: 3 u32
+#define VKSORT_CTR_DISPATCH_END 39           // one past the last dispatch command's words
 #define VKSORT_TEMP_COUNTERS_BYTES 256       // room for 64 u32 counters
 #define VKSORT_TEMP_HEADER_BYTES (VKSORT_TEMP_HIST_BYTES + VKSORT_TEMP_COUNTERS_BYTES)
 #define VKSORT_TEMP_RING_OFFSET VKSORT_TEMP_HEADER_BYTES
@@ -114,8 +116,9 @@
 #define VKSORT_FLAG_DESCENDING 1u
 // The one-workgroup kernel heads a Onesweep sort with an indirect count: it
 // clears the temp header, sizes the dispatches that follow to the count it
-// reads, and sorts the keys itself where they fit in its tile (then the
-// dispatches that follow have no workgroups).
+// reads, and sorts the keys itself where a direct sort of that many would
+// take the one-workgroup path (then the dispatches that follow have no
+// workgroups).
 #define VKSORT_FLAG_HEAD_INDIRECT 2u
 // onesweep.comp with CHAINED passes builds the digit histograms itself, in
 // place of the histogram kernel: its first work items count the tiles'

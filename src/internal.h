@@ -321,7 +321,8 @@ enum Label : uint8_t {
   kLabelTiny,
   kLabelSubgroup,
   kLabelSmall,
-  kLabelPasses,  // Onesweep's reorder dispatch: every pass
+  kLabelBitonic,  // the bitonic kernel after the head of a sort with an indirect count
+  kLabelPasses,   // Onesweep's reorder dispatch: every pass
   kLabelPass,
   kLabelCount,
   kLabelScan,
@@ -466,6 +467,9 @@ struct SpecConstants {
   uint32_t midsizeHalfMaxCount;
   uint32_t midsizeWgSize;
   uint32_t segmentStage;
+  uint32_t bitonicKeysMaxCount;
+  uint32_t bitonicMaxCount;
+  uint32_t oneWorkgroupMaxCount;
 };
 
 // One pipeline a sorter creates: its kernel's embedded SPIR-V, its

@@ -58,6 +58,9 @@ VKSORT_CHECK_ID(midsizeMaxCount, VKSORT_SC_MIDSIZE_MAX_COUNT);
 VKSORT_CHECK_ID(midsizeHalfMaxCount, VKSORT_SC_MIDSIZE_HALF_MAX_COUNT);
 VKSORT_CHECK_ID(midsizeWgSize, VKSORT_SC_MIDSIZE_WG_SIZE);
 VKSORT_CHECK_ID(segmentStage, VKSORT_SC_SEGMENT_STAGE);
+VKSORT_CHECK_ID(bitonicKeysMaxCount, VKSORT_SC_BITONIC_KEYS_MAX_COUNT);
+VKSORT_CHECK_ID(bitonicMaxCount, VKSORT_SC_BITONIC_MAX_COUNT);
+VKSORT_CHECK_ID(oneWorkgroupMaxCount, VKSORT_SC_ONE_WORKGROUP_MAX_COUNT);
 #undef VKSORT_CHECK_ID
 static_assert(sizeof(SpecConstants) == 4 * VKSORT_SC_COUNT, "one field per specialization constant");
 static_assert(kKernelSegmentTiny - kKernelSegmentMicro == VKSORT_SEGMENT_CLASS_TINY &&
@@ -103,10 +106,15 @@ SpecConstants onesweepConstants(const Config& c, uint32_t wgSize, uint32_t keysP
 SpecConstants oneWorkgroupConstants(const Config& c, bool wide) {
   SpecConstants sc = onesweepConstants(c, (wide ? 2 : 1) * c.t.oneWorkgroupSize, c.t.oneWorkgroupKeysPerThread, 1, 1);
   sc.oneWorkgroup = 1;
-  // As the head of a sort with an indirect count, it picks the tile shape.
+  // As the head of a sort with an indirect count, it picks the path that a
+  // direct sort of the live count takes: the bitonic kernel, itself, or a
+  // tile shape (planOnesweep).
   sc.midsizeMaxCount = c.hasMidsize() ? c.t.midsizeMaxCount : 0;
   sc.midsizeHalfMaxCount = c.midsizeHalfMaxCount();
   sc.midsizeWgSize = c.t.oneWorkgroupSize;
+  sc.bitonicKeysMaxCount = c.bitonicKeys.workgroupSize[0] ? c.t.bitonicKeysMaxCount : 0;
+  sc.bitonicMaxCount = c.bitonic.workgroupSize[0] ? c.t.bitonicMaxCount : 0;
+  sc.oneWorkgroupMaxCount = c.hasOneWorkgroup() ? c.t.oneWorkgroupMaxCount : 0;
   sc.tileInShared = wide || c.oneWorkgroupInShared;
   if (sc.tileInShared) sc.oneWordStaging = 0;  // the tile in shared memory keeps both words
   return sc;

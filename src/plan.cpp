@@ -285,8 +285,10 @@ struct Reorder {
 // kernel's twin), its grid one pass's tiles. Several chains are
 // alternatives (a sort with an indirect count, one chain per tile shape
 // that its live count may take): the head gives workgroups to one of them
-// only, so their dispatches of a pass share its barrier.
-void planReorder(const Plan& plan, const Reorder* chains, uint32_t chainCount, CommandList* list) {
+// only, so their dispatches of a pass share its barrier. afterAlternative:
+// the first dispatch is an alternative of the one before it, too.
+void planReorder(const Plan& plan, const Reorder* chains, uint32_t chainCount, bool afterAlternative,
+                 CommandList* list) {
   // With VKSORT_FLAG_CHAINED_HISTOGRAM the chained dispatch reads nothing
   // that a dispatch before it wrote (the caller's barrier orders the keys,
   // and the clear's or the head's barrier the header) and needs no barrier.
@@ -305,7 +307,7 @@ void planReorder(const Plan& plan, const Reorder* chains, uint32_t chainCount, C
         list->dispatchIndirect(kernel, push, pass, r.indirect);
       else
         list->dispatch(kernel, push, pass, r.groups);
-      list->plan->commands[list->plan->commandCount - 1].alternative = !first;
+      list->plan->commands[list->plan->commandCount - 1].alternative = !first || (pass == 0 && afterAlternative);
       list->endLabel();
       first = false;
     }
@@ -315,14 +317,18 @@ void planReorder(const Plan& plan, const Reorder* chains, uint32_t chainCount, C
 // Onesweep: clear the temp header, the histogram kernel (where every pass is
 // in one dispatch, that dispatch's first work items instead:
 // VKSORT_FLAG_CHAINED_HISTOGRAM), then the reorder passes. With an indirect
-// count the one-workgroup kernel clears the header instead, sorts the live
-// count itself where it fits, and sizes the dispatches that follow to it
-// (VKSORT_FLAG_HEAD_INDIRECT): they read their VkDispatchIndirectCommands
-// from temp, and the passes have a chain for each tile shape up to count's
-// (`chains`), of which the head's choice runs.
-void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, uint32_t histogramGroups, Kernel histogram,
-                  const Reorder* chains, uint32_t chainCount, CommandList* list) {
+// count the one-workgroup kernel clears the header instead and sizes the
+// dispatches that follow to the live count (VKSORT_FLAG_HEAD_INDIRECT), so
+// that it runs the path a direct sort of it takes: the bitonic kernel
+// `headBitonic` (kNone: none; the largest of its set), the head itself, or
+// the passes. Those dispatches read their VkDispatchIndirectCommands from
+// temp, and the passes have a chain for each tile shape up to count's
+// (`chains`). Only the head's choice runs, so the bitonic kernel and the
+// first dispatch after it share the head's barrier.
+void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, Kernel headBitonic, uint32_t histogramGroups,
+                  Kernel histogram, const Reorder* chains, uint32_t chainCount, CommandList* list) {
   const uint32_t counters = VKSORT_TEMP_COUNTERS_OFFSET;
+  const bool bitonic = headIndirect && headBitonic != kNone;
   if (headIndirect) {
     list->beginLabel(kLabelHead);
     list->dispatch(c.hasWideOneWorkgroup() ? kKernelWideOneWorkgroup : kKernelOneWorkgroup, kPushHead, 1, 1);
@@ -330,6 +336,12 @@ void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, uint32_t
     // microseconds (docs/tuning.md).
     list->indirectBarrier();
     list->endLabel();
+    if (bitonic) {
+      list->beginLabel(kLabelBitonic);
+      list->dispatchIndirect(headBitonic, kPushOneDispatch, plan.summary.passes % 2,
+                             counters + 4 * VKSORT_CTR_BITONIC_DISPATCH);
+      list->endLabel();
+    }
   } else {
     // The header (histograms and counters) starts at zero for every sort.
     list->beginLabel(kLabelClear);
@@ -342,9 +354,12 @@ void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, uint32_t
       list->dispatchIndirect(histogram, kPushPass, 0, counters + 4 * VKSORT_CTR_HISTOGRAM_DISPATCH);
     else
       list->dispatch(histogram, kPushPass, 0, histogramGroups);
+    list->plan->commands[list->plan->commandCount - 1].alternative = bitonic;
     list->endLabel();
+    planReorder(plan, chains, chainCount, false, list);
+  } else {
+    planReorder(plan, chains, chainCount, bitonic, list);
   }
-  planReorder(plan, chains, chainCount, list);
 }
 
 // The portable algorithm (shaders/portable_*.comp): per pass the count
@@ -504,7 +519,15 @@ VksortResult planSort(const Config& c, const VksortSortInfo& info, Plan* plan) {
     push.tileKeys = shape.tileKeys();
     push.histogramKeys = c.histogramWorkgroupSize * kHistogramKeysPerInvocation;
     push.histogramWorkgroups = histogramGroups;
-    planOnesweep(c, *plan, headIndirect, histogramGroups, kPathKernels[summary.path].once, chains, chainCount, &list);
+    // The head leaves the live counts that a direct sort would give a
+    // bitonic network to the largest kernel of that set.
+    Kernel headBitonic = kNone;
+    if (wholeKey && c.bitonicKeys.workgroupSize[0])
+      headBitonic = kKernelBitonicKeys;
+    else if (c.bitonic.workgroupSize[0])
+      headBitonic = kKernelBitonic;
+    planOnesweep(c, *plan, headIndirect, headBitonic, histogramGroups, kPathKernels[summary.path].once, chains,
+                 chainCount, &list);
   }
   if (info.timestampQueryPool) list.add(kCmdTimestamp).query = 1;
   return VKSORT_SUCCESS;
@@ -652,7 +675,7 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
       list.dispatchIndirect(kernels.once, kPushPass, 0, tilesCommand);
       list.endLabel();
     }
-    planReorder(*plan, &chain, 1, &list);
+    planReorder(*plan, &chain, 1, false, &list);
   } else {
     const uint32_t scanBlocks =
         uint32_t(((uint64_t(maxTiles) << c.radixBits) + VKSORT_PORTABLE_SCAN_BLOCK - 1) / VKSORT_PORTABLE_SCAN_BLOCK);

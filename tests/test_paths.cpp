@@ -302,6 +302,36 @@ TEST_CASE("an indirect count runs its passes in the tile shape of its live count
   }
 }
 
+TEST_CASE("an indirect count runs the path of its live count: the bitonic kernel, the head, or the passes") {
+  // The head kernel sorts a live count itself only where a direct sort of
+  // it would take the one-workgroup path (here a wide kernel of 512 keys
+  // that ends at 400), leaves smaller ones to the bitonic kernel after it
+  // (keys-only up to 128 where a sort covers every key bit, else with the
+  // index up to 64), and larger ones to the passes. Bit ranges of 3 and 4
+  // passes leave the result in alt and in keys, where the bitonic kernel
+  // writes it too.
+  auto rng = caseRng(34);
+  VksortTuning tuning{};
+  tuning.bitonicMaxCount = 64;
+  tuning.bitonicKeysMaxCount = 128;
+  tuning.oneWorkgroupSize = 64;
+  tuning.oneWorkgroupKeysPerThread = 4;
+  tuning.oneWorkgroupMaxCount = 400;
+  const BitRange ranges[] = {kAllBits, {0, 24, "bits [0,24)"}};
+  for (const ValueInfo* value : {&kValues[0], &kValues[1], &kValues[3]}) {
+    SorterHolder s(&tuning, VKSORT_KEY_U32, value->type, VKSORT_ALGORITHM_ONESWEEP);
+    const uint32_t maxCount = 2 * s.tile() + 513;
+    const std::vector<uint64_t> keys = makeKeys(maxCount, kKeys[0], Dist::Few, rng);
+    for (const BitRange& range : ranges)
+      for (bool descending : {false, true}) {
+        const SortCase c =
+            makeCase(kKeys[0], *value, descending, range, "indirect, maxCount " + std::to_string(maxCount));
+        for (uint32_t count : {0u, 1u, 63u, 64u, 65u, 128u, 129u, 400u, 401u, 512u, 513u, maxCount, ~0u})
+          checkTypedSort(s, c, keys, int64_t(count));
+      }
+  }
+}
+
 TEST_CASE("the mid-size path sorts every key type x value type") {
   // Onesweep in the one-workgroup tiles, every pass in one dispatch, as on
   // NVIDIA (where both are on by default).

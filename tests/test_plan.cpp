@@ -797,18 +797,33 @@ TEST_CASE("plan: each path's commands, in order") {
         "[pass 3 C>C onesweep 256]");
   // With an indirect count the one-workgroup kernel clears the header and
   // writes the dispatch commands; only its barrier has the indirect stage.
-  // The passes have a chain for each tile shape up to maxCount's, of which
-  // the head gives workgroups to the one for the live count: the chains'
-  // dispatches of a pass share its barrier.
+  // The bitonic kernel (keys-only where a sort covers every key bit) and
+  // the passes, with a chain for each tile shape up to maxCount's, follow
+  // it; the head gives workgroups to the one for the live count: the
+  // bitonic kernel and the chains' first dispatches share its barrier, and
+  // the chains' dispatches of a pass share one.
   CHECK(describe(*planOf(u32, 1u << 17, true)) ==
-        "[head wide one workgroup 1 C>I|C] [passes mid-size onesweep, half tiles, chained passes @]");
+        "[head wide one workgroup 1 C>I|C] [bitonic bitonic keys-only @] "
+        "[passes mid-size onesweep, half tiles, chained passes @]");
   CHECK(describe(*planOf(u32, 1u << 20, true)) ==
-        "[head wide one workgroup 1 C>I|C] [passes mid-size onesweep, half tiles, chained passes @] "
-        "[passes mid-size onesweep, chained passes @] [passes onesweep, chained passes @]");
+        "[head wide one workgroup 1 C>I|C] [bitonic bitonic keys-only @] "
+        "[passes mid-size onesweep, half tiles, chained passes @] [passes mid-size onesweep, chained passes @] "
+        "[passes onesweep, chained passes @]");
+  CHECK(describe(*planOf(u32, 1u << 17, true, false, 24)) ==
+        "[head wide one workgroup 1 C>I|C] [bitonic bitonic @] "
+        "[passes mid-size onesweep, half tiles, chained passes @]");
+  for (uint32_t endBit : {0u, 24u}) {  // the bitonic kernel writes where the passes leave the result
+    const vksort::Plan& p = *planOf(u32, 1u << 17, true, false, endBit);
+    uint32_t dispatch = 0;
+    for (uint32_t i = 0; i < p.commandCount; ++i)
+      if (p.commands[i].type == vksort::kCmdDispatchIndirect && dispatch++ == 0)
+        CHECK(p.commands[i].pass == p.summary.passes % 2);
+    CHECK(dispatch == 2);
+  }
   // Where a chain has a dispatch per pass, the histogram kernel runs for
   // every chain.
   CHECK(describe(*planOf(u32, 1u << 21, true)) ==
-        "[head wide one workgroup 1 C>I|C] [histogram histogram @] "
+        "[head wide one workgroup 1 C>I|C] [bitonic bitonic keys-only @] [histogram histogram @] "
         "[passes C>C mid-size onesweep, half tiles, chained passes @] [passes mid-size onesweep, chained passes @] "
         "[pass 1 onesweep @] [pass 2 C>C onesweep @] [pass 3 C>C onesweep @] [pass 4 C>C onesweep @]");
   // Each chain's tiles are sized for the most keys it may sort, and the

@@ -410,12 +410,13 @@ typedef struct VksortSortInfo {
   // Optional indirect count: a u32 read by the GPU when the sort executes,
   // e.g. written by a culling pass. Values above `count` are clamped to
   // `count`. The path is the one for `count` (vksortGetSortPlan). On
-  // Onesweep's multi-tile paths its first dispatch reads the live count,
-  // sorts it in one workgroup where it fits there (the one-workgroup path's
-  // size), and sizes the other dispatches to it (vkCmdDispatchIndirect;
-  // none where it sorted), in the tile shape that a direct sort of the live
-  // count takes (VksortTuning::midsizeMaxCount). Elsewhere the work is sized
-  // for `count` and tiles past the live count exit at once. Keys and values from the live
+  // Onesweep's multi-tile paths its first dispatch reads the live count and
+  // sizes the other dispatches to it (vkCmdDispatchIndirect), so that the
+  // live count runs the path a direct sort of it takes: the bitonic
+  // network (the largest kernel of its set), that first dispatch itself
+  // where the one-workgroup path would sort it, or the passes, in the tile
+  // shape of the live count (VksortTuning::midsizeMaxCount). Elsewhere the
+  // work is sized for `count` and tiles past the live count exit at once. Keys and values from the live
   // count up to `count` are neither read nor written. buffer ==
   // VK_NULL_HANDLE: use `count` as is.
   VksortBufferRange countBuffer;

@@ -86,8 +86,7 @@ typedef struct VksortTuning {
   // it fits (on NVIDIA, 32-bit keys alone). Giving a one-workgroup shape
   // without it drops the wide kernel. VKSORT_TUNING_OFF turns the one-workgroup
   // paths off; a Onesweep sort with an indirect count still starts with the
-  // one-workgroup kernel, which sorts a live count that fits in its tile
-  // itself.
+  // one-workgroup kernel, which then only sizes the dispatches after it.
   uint32_t oneWorkgroupMaxCount;
   // midsizeMaxCount: counts above oneWorkgroupMaxCount and up to this run
   // Onesweep in tiles of the one-workgroup shape, which spreads a mid-size
