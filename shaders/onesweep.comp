@@ -90,6 +90,9 @@ layout(constant_id = VKSORT_SC_MIDSIZE_WG_SIZE) const uint MIDSIZE_WG_SIZE = 512
 layout(constant_id = VKSORT_SC_BITONIC_KEYS_MAX_COUNT) const uint BITONIC_KEYS_MAX_COUNT = 0;
 layout(constant_id = VKSORT_SC_BITONIC_MAX_COUNT) const uint BITONIC_MAX_COUNT = 0;
 layout(constant_id = VKSORT_SC_ONE_WORKGROUP_MAX_COUNT) const uint ONE_WORKGROUP_MAX_COUNT = 0;
+// The chain of a tile shape runs every pass in one dispatch where the most
+// keys it may sort are at most CHAINED_MAX_COUNT (0: none does).
+layout(constant_id = VKSORT_SC_CHAINED_MAX_COUNT) const uint CHAINED_MAX_COUNT = 0;
 #define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
 #define VKSORT_ONESWEEP_FEATURES 1
 #include "common.glsl"
@@ -127,10 +130,10 @@ void waitForPass(uint pass, uint tiles) {
   memoryBarrier(gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsAcquire | gl_SemanticsMakeVisible);
 }
 
-// CHAINED with VKSORT_FLAG_CHAINED_HISTOGRAM: the dispatch builds the
-// histograms itself, in place of the histogram kernel. Its first `tiles`
-// work items each count the digits of every pass in one tile's keys and
-// clear ring slots, as the histogram kernel does; the last of them to finish
+// CHAINED: the dispatch builds the histograms itself, in place of the
+// histogram kernel (histogram items). Its first `tiles` work items each
+// count the digits of every pass in one tile's keys and clear ring slots,
+// as the histogram kernel does; the last of them to finish
 // scans the histograms into digit starts and counts itself once more, which
 // releases them. Pass 0's items wait for that (waitForHistogram) once their
 // keys are loaded and ranked. With SEGMENT_TILES each large segment has its
@@ -138,7 +141,6 @@ void waitForPass(uint pass, uint tiles) {
 // last of its tiles scans them, and pass 0's tiles of the segment wait for
 // them alone. An item then clears its own tile's ring slot, which only
 // tiles of its segment read before the release.
-bool histogramItems() { return CHAINED && (pc.flags & VKSORT_FLAG_CHAINED_HISTOGRAM) != 0u; }
 
 // The histograms that histogram items count into: a plain sort's (the
 // temp header's, with the HIST_DONE counter, a part per tile) or a large
@@ -258,14 +260,14 @@ void waitForHistogram(Histograms h) {
 }
 
 // Sorts one tile of pass `pass` (CHAINED: of the pass that the work item it
-// takes gives; or counts a tile's digits, with histogramItems()). Returns
+// takes gives; or counts a tile's digits, a histogram item). Returns
 // false where the tile is past the grid (CHAINED: no work item was left).
 bool sortTile(uint pass) {
   const uint tid = gl_LocalInvocationIndex;
   const uint count = sortCount();
   // CHAINED: the tiles of each pass, and the histogram items before them.
   const uint tiles = !CHAINED ? 0u : SEGMENT_TILES ? segmentHeader().v[VKSORT_SEG_TILES] : (count + TILE - 1u) / TILE;
-  const uint histogramTiles = histogramItems() ? tiles : 0u;
+  const uint histogramTiles = tiles;
   // SHARED_PASSES after pass 0: the tile is in sWork, where the histograms go.
   const bool fromShared = SHARED_PASSES && pass != 0u;
   if (fromShared) {
@@ -300,7 +302,7 @@ bool sortTile(uint pass) {
     gTailSeen = 0u;  // the tail seen was the last item's pass's
   }
   // Per pass and digit, the position of the first key of the digit; with
-  // histogramItems(), the histograms that pass 0 waits for.
+  // CHAINED, the histograms that pass 0 waits for.
   U32Buf globalStart = tempU32();
   Histograms built = Histograms(globalStart, counters(), VKSORT_CTR_HIST_DONE, tiles, 0u);
   if (SEGMENT_TILES) {
@@ -419,18 +421,25 @@ bool headIndirectSort() {
   const bool bitonic = count != 0u && count <= bitonicMax;
   const bool here = count > bitonicMax && count <= min(ONE_WORKGROUP_MAX_COUNT, TILE);
   const bool passes = count > bitonicMax && !here;
-  const uint histogramGroups =
-      passes ? min(pc.histogramWorkgroups, (count + pc.histogramKeys - 1u) / pc.histogramKeys) : 0u;
   const uint halfKeys = MIDSIZE_WG_SIZE * (KEYS_PER_THREAD / 2u), midsizeKeys = MIDSIZE_WG_SIZE * KEYS_PER_THREAD;
-  uint tileGroups = 0u, midsizeGroups = 0u, halfGroups = 0u;
+  uint tileGroups = 0u, midsizeGroups = 0u, halfGroups = 0u, shapeMax = ~0u;
   if (!passes)
     ;
-  else if (count <= MIDSIZE_HALF_MAX_COUNT)
+  else if (count <= MIDSIZE_HALF_MAX_COUNT) {
     halfGroups = (count + halfKeys - 1u) / halfKeys;
-  else if (count <= MIDSIZE_MAX_COUNT)
+    shapeMax = MIDSIZE_HALF_MAX_COUNT;
+  } else if (count <= MIDSIZE_MAX_COUNT) {
     midsizeGroups = (count + midsizeKeys - 1u) / midsizeKeys;
-  else
+    shapeMax = MIDSIZE_MAX_COUNT;
+  } else {
     tileGroups = (count + pc.tileKeys - 1u) / pc.tileKeys;
+  }
+  // The histogram kernel runs only before a chain with a dispatch per pass:
+  // a chained one, which the shape's most keys up to maxCount decide (as
+  // the dispatcher decided), counts its own digits.
+  const bool chained = min(pc.count, shapeMax) <= CHAINED_MAX_COUNT;
+  const uint histogramGroups =
+      passes && !chained ? min(pc.histogramWorkgroups, (count + pc.histogramKeys - 1u) / pc.histogramKeys) : 0u;
   // Header words, the dispatch commands' among them (x, then y and z).
   U32Buf header = tempU32();
   const uint counters = VKSORT_TEMP_COUNTERS_OFFSET / 4u;
@@ -457,8 +466,8 @@ bool headIndirectSort() {
 void main() {
   if (CHAINED) {
     // Each workgroup of the grid (one pass's tiles) takes as many items as
-    // there are passes, and one more where it also builds the histograms.
-    const uint items = pc.passes + (histogramItems() ? 1u : 0u);
+    // there are passes, and one more: the histogram items.
+    const uint items = pc.passes + 1u;
     for (uint i = 0; i < items; ++i)
       if (!sortTile(0u)) break;
     return;

@@ -120,10 +120,6 @@
 // take the one-workgroup path (then the dispatches that follow have no
 // workgroups).
 #define VKSORT_FLAG_HEAD_INDIRECT 2u
-// onesweep.comp with CHAINED passes builds the digit histograms itself, in
-// place of the histogram kernel: its first work items count the tiles'
-// digits of every pass (and clear the ring), before pass 0's items.
-#define VKSORT_FLAG_CHAINED_HISTOGRAM 4u
 
 // One push-constant block for every kernel (std430 in GLSL, 128 bytes: the
 // least maxPushConstantsSize that Vulkan allows).

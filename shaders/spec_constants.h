@@ -49,13 +49,15 @@
 // counts up to which the mid-size tiles run (0: never), with half the keys
 // per invocation up to the second, and the mid-size kernels' workgroup size;
 // the live counts up to which the bitonic kernel after it runs, keys-only
-// and with the index (0: none), and up to which it sorts them itself.
+// and with the index (0: none), and up to which it sorts them itself; and
+// chainedMaxCount (0: off), which says which chains count their own digits.
 #define VKSORT_SC_MIDSIZE_MAX_COUNT 32
 #define VKSORT_SC_MIDSIZE_HALF_MAX_COUNT 33
 #define VKSORT_SC_MIDSIZE_WG_SIZE 34
 #define VKSORT_SC_BITONIC_KEYS_MAX_COUNT 36
 #define VKSORT_SC_BITONIC_MAX_COUNT 37
 #define VKSORT_SC_ONE_WORKGROUP_MAX_COUNT 38
+#define VKSORT_SC_CHAINED_MAX_COUNT 39
 
 // bitonic.comp.
 #define VKSORT_SC_NO_INDEX 19  // sort the keys alone (bitonic keys-only)
@@ -86,6 +88,6 @@
 #define VKSORT_SEGMENT_CLASS_SUBGROUP 2  // a subgroup per segment
 #define VKSORT_SEGMENT_CLASS_SMALL 3     // a workgroup per segment
 
-#define VKSORT_SC_COUNT 39
+#define VKSORT_SC_COUNT 40
 
 #endif

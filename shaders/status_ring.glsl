@@ -284,8 +284,7 @@ shared uint sLookCount[VKSORT_RADIX];  // fallback: one tile's digit counts
 shared uint sLookMissing[2];           // per round: highest missing tile + 1, 0 = none
 
 // Entry i of the digit starts (the scanned histograms). CHAINED reads them
-// coherently: with VKSORT_FLAG_CHAINED_HISTOGRAM the dispatch itself wrote
-// them.
+// coherently: the dispatch itself wrote them.
 uint loadDigitStart(U32Buf globalStart, uint i) { return CHAINED ? loadCounter(globalStart, i) : globalStart.v[i]; }
 
 void lookBack(uint pass, uint tile, U32Buf globalStart) {

@@ -470,6 +470,7 @@ struct SpecConstants {
   uint32_t bitonicKeysMaxCount;
   uint32_t bitonicMaxCount;
   uint32_t oneWorkgroupMaxCount;
+  uint32_t chainedMaxCount;
 };
 
 // One pipeline a sorter creates: its kernel's embedded SPIR-V, its

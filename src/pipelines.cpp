@@ -61,6 +61,7 @@ VKSORT_CHECK_ID(segmentStage, VKSORT_SC_SEGMENT_STAGE);
 VKSORT_CHECK_ID(bitonicKeysMaxCount, VKSORT_SC_BITONIC_KEYS_MAX_COUNT);
 VKSORT_CHECK_ID(bitonicMaxCount, VKSORT_SC_BITONIC_MAX_COUNT);
 VKSORT_CHECK_ID(oneWorkgroupMaxCount, VKSORT_SC_ONE_WORKGROUP_MAX_COUNT);
+VKSORT_CHECK_ID(chainedMaxCount, VKSORT_SC_CHAINED_MAX_COUNT);
 #undef VKSORT_CHECK_ID
 static_assert(sizeof(SpecConstants) == 4 * VKSORT_SC_COUNT, "one field per specialization constant");
 static_assert(kKernelSegmentTiny - kKernelSegmentMicro == VKSORT_SEGMENT_CLASS_TINY &&
@@ -115,6 +116,7 @@ SpecConstants oneWorkgroupConstants(const Config& c, bool wide) {
   sc.bitonicKeysMaxCount = c.bitonicKeys.workgroupSize[0] ? c.t.bitonicKeysMaxCount : 0;
   sc.bitonicMaxCount = c.bitonic.workgroupSize[0] ? c.t.bitonicMaxCount : 0;
   sc.oneWorkgroupMaxCount = c.hasOneWorkgroup() ? c.t.oneWorkgroupMaxCount : 0;
+  sc.chainedMaxCount = c.t.chainedMaxCount == VKSORT_TUNING_OFF ? 0 : c.t.chainedMaxCount;
   sc.tileInShared = wide || c.oneWorkgroupInShared;
   if (sc.tileInShared) sc.oneWordStaging = 0;  // the tile in shared memory keeps both words
   return sc;

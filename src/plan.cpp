@@ -280,55 +280,70 @@ struct Reorder {
   VkDeviceSize indirect;
 };
 
-// The reorder passes of Onesweep, each after a barrier: per chain, one
-// dispatch per pass, or where chained one dispatch for every pass (the
-// kernel's twin), its grid one pass's tiles. Several chains are
-// alternatives (a sort with an indirect count, one chain per tile shape
-// that its live count may take): the head gives workgroups to one of them
-// only, so their dispatches of a pass share its barrier. afterAlternative:
-// the first dispatch is an alternative of the one before it, too.
-void planReorder(const Plan& plan, const Reorder* chains, uint32_t chainCount, bool afterAlternative,
-                 CommandList* list) {
-  // With VKSORT_FLAG_CHAINED_HISTOGRAM the chained dispatch reads nothing
-  // that a dispatch before it wrote (the caller's barrier orders the keys,
-  // and the clear's or the head's barrier the header) and needs no barrier.
-  const bool histogramInside = (plan.push.flags & VKSORT_FLAG_CHAINED_HISTOGRAM) != 0;
+// The reorder passes of Onesweep: per chain, one dispatch per pass, or
+// where chained one dispatch for every pass (the kernel's twin), its grid
+// one pass's tiles. Several chains are alternatives (a sort with an
+// indirect count, one chain per tile shape that its live count may take):
+// the head gives workgroups to one of them only.
+//  - A chained dispatch counts its own digits (onesweep.comp) and reads
+//    nothing that a dispatch since the last barrier wrote (the caller's
+//    barrier orders the keys, the clear's or the head's barrier the
+//    header), so it follows no barrier of its own. `alternatives`: the
+//    dispatches since the last barrier are its alternatives (the head's
+//    other choices); otherwise they run beside it.
+//  - A chain with a dispatch per pass reads the histogram kernel's output,
+//    then its own last pass's: each of its dispatches follows a barrier,
+//    which the chains' dispatches of a pass share.
+void planReorder(const Plan& plan, const Reorder* chains, uint32_t chainCount, bool alternatives, CommandList* list) {
+  bool afterBarrier = !alternatives;  // no alternative in the group since the last barrier
+  for (uint32_t i = 0; i < chainCount; ++i) {
+    const Reorder& r = chains[i];
+    if (!r.chained) continue;
+    list->beginLabel(kLabelPasses, 0);
+    if (r.isIndirect)
+      list->dispatchIndirect(chainedKernel(r.kernel), kPushChained, 0, r.indirect);
+    else
+      list->dispatch(chainedKernel(r.kernel), kPushChained, 0, r.groups);
+    list->plan->commands[list->plan->commandCount - 1].alternative = !afterBarrier;
+    list->endLabel();
+    afterBarrier = false;
+  }
   for (uint32_t pass = 0; pass < plan.summary.passes; ++pass) {
     bool first = true;
     for (uint32_t i = 0; i < chainCount; ++i) {
       const Reorder& r = chains[i];
-      if (r.chained && pass > 0) continue;
-      list->beginLabel(r.chained ? kLabelPasses : kLabelPass, pass);
-      if (first && !histogramInside)
-        list->computeBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
-      const Kernel kernel = r.chained ? chainedKernel(r.kernel) : r.kernel;
-      const PushKind push = r.chained ? kPushChained : kPushPass;
+      if (r.chained) continue;
+      list->beginLabel(kLabelPass, pass);
+      if (first) list->computeBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
       if (r.isIndirect)
-        list->dispatchIndirect(kernel, push, pass, r.indirect);
+        list->dispatchIndirect(r.kernel, kPushPass, pass, r.indirect);
       else
-        list->dispatch(kernel, push, pass, r.groups);
-      list->plan->commands[list->plan->commandCount - 1].alternative = !first || (pass == 0 && afterAlternative);
+        list->dispatch(r.kernel, kPushPass, pass, r.groups);
+      list->plan->commands[list->plan->commandCount - 1].alternative = !first;
       list->endLabel();
       first = false;
     }
   }
 }
 
-// Onesweep: clear the temp header, the histogram kernel (where every pass is
-// in one dispatch, that dispatch's first work items instead:
-// VKSORT_FLAG_CHAINED_HISTOGRAM), then the reorder passes. With an indirect
+// Onesweep: clear the temp header, the histogram kernel (where a chain has a
+// dispatch per pass: chained dispatches count their own digits), then the
+// reorder passes. With an indirect
 // count the one-workgroup kernel clears the header instead and sizes the
 // dispatches that follow to the live count (VKSORT_FLAG_HEAD_INDIRECT), so
 // that it runs the path a direct sort of it takes: the bitonic kernel
 // `headBitonic` (kNone: none; the largest of its set), the head itself, or
 // the passes. Those dispatches read their VkDispatchIndirectCommands from
 // temp, and the passes have a chain for each tile shape up to count's
-// (`chains`). Only the head's choice runs, so the bitonic kernel and the
-// first dispatch after it share the head's barrier.
+// (`chains`). Only the head's choice runs (the histogram kernel only for a
+// chain with a dispatch per pass), so the bitonic kernel, the histogram
+// kernel and the chained dispatches share the head's barrier.
 void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, Kernel headBitonic, uint32_t histogramGroups,
                   Kernel histogram, const Reorder* chains, uint32_t chainCount, CommandList* list) {
   const uint32_t counters = VKSORT_TEMP_COUNTERS_OFFSET;
   const bool bitonic = headIndirect && headBitonic != kNone;
+  bool allChained = true;
+  for (uint32_t i = 0; i < chainCount; ++i) allChained = allChained && chains[i].chained;
   if (headIndirect) {
     list->beginLabel(kLabelHead);
     list->dispatch(c.hasWideOneWorkgroup() ? kKernelWideOneWorkgroup : kKernelOneWorkgroup, kPushHead, 1, 1);
@@ -348,7 +363,7 @@ void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, Kernel h
     list->clear(0, VKSORT_TEMP_HEADER_BYTES);
     list->endLabel();
   }
-  if ((plan.push.flags & VKSORT_FLAG_CHAINED_HISTOGRAM) == 0) {
+  if (!allChained) {
     list->beginLabel(kLabelHistogram);
     if (headIndirect)
       list->dispatchIndirect(histogram, kPushPass, 0, counters + 4 * VKSORT_CTR_HISTOGRAM_DISPATCH);
@@ -356,10 +371,8 @@ void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, Kernel h
       list->dispatch(histogram, kPushPass, 0, histogramGroups);
     list->plan->commands[list->plan->commandCount - 1].alternative = bitonic;
     list->endLabel();
-    planReorder(plan, chains, chainCount, false, list);
-  } else {
-    planReorder(plan, chains, chainCount, bitonic, list);
   }
+  planReorder(plan, chains, chainCount, bitonic || !allChained, list);
 }
 
 // The portable algorithm (shaders/portable_*.comp): per pass the count
@@ -485,9 +498,9 @@ VksortResult planSort(const Config& c, const VksortSortInfo& info, Plan* plan) {
     const uint32_t tiles = uint32_t((uint64_t(count) + shape.tileKeys() - 1) / shape.tileKeys());
     summary.path = shape.kernel == kKernelOnesweep ? VKSORT_PATH_ONESWEEP : VKSORT_PATH_MIDSIZE_ONESWEEP;
     setShape(&summary, shape.workgroupSize, shape.keysPerThread, tiles);
-    // With an indirect count the one-workgroup kernel goes first: it sorts a
-    // live count that fits in its tile and sizes the other dispatches to the
-    // live count, in the tile shape a direct sort of it would take. The
+    // With an indirect count the one-workgroup kernel goes first: it sizes
+    // the other dispatches to the live count, so that it runs the path a
+    // direct sort of it would take (planOnesweep). The
     // passes then have a chain of dispatches for each shape up to count's,
     // each in its own number of tiles for the most keys it may sort (one
     // vkCmdDispatchIndirect each, so up to maxDispatchX tiles).
@@ -506,11 +519,6 @@ VksortResult planSort(const Config& c, const VksortSortInfo& info, Plan* plan) {
       chains[0] = {shape.kernel, c.chains(count), tiles, false, 0};
       chainCount = 1;
     }
-    // Where every chain runs its passes in one dispatch, that dispatch
-    // builds the histograms too: one dependent dispatch fewer.
-    bool allChained = true;
-    for (uint32_t i = 0; i < chainCount; ++i) allChained = allChained && chains[i].chained;
-    if (allChained) push.flags |= VKSORT_FLAG_CHAINED_HISTOGRAM;
     const uint32_t histogramGroups = histogramWorkgroups(c, count);
     // Status tags (status_ring.glsl) and the ring slots to clear hold the
     // tiles of every chain.
@@ -615,7 +623,6 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
   push.tileKeys = c.tileKeys();
   push.segmentCount = info.segmentCount;
   push.ringClear = push.histogramKeys = push.histogramWorkgroups = 0;
-  push.flags &= ~VKSORT_FLAG_CHAINED_HISTOGRAM;  // the plain sort's; set below where the large segments chain
   if (count == 0 || info.segmentCount == 0) {
     summary.path = VKSORT_PATH_NONE;
     return VKSORT_SUCCESS;
@@ -668,9 +675,7 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
     // tiles the bins kernel counted; chained passes count the histograms
     // themselves (the bins' barrier orders what they read).
     const Reorder chain = {kernels.each[0], c.chains(count), 0, true, tilesCommand};
-    if (chain.chained) {
-      push.flags |= VKSORT_FLAG_CHAINED_HISTOGRAM;
-    } else {
+    if (!chain.chained) {
       list.beginLabel(kLabelHistogram);
       list.dispatchIndirect(kernels.once, kPushPass, 0, tilesCommand);
       list.endLabel();

@@ -102,9 +102,11 @@ typedef struct VksortTuning {
   // record time: maxCount with an indirect count, every key of a segmented
   // sort) run all their digit passes in one dispatch: its workgroups take the
   // tiles of pass 0, then of pass 1, and so on, from one counter, and a tile
-  // waits inside the dispatch until the pass before it is done. Where every
-  // pass is chained, the same dispatch also counts the digits first, in place
-  // of the histogram kernel. That replaces a barrier and a dispatch per pass,
+  // waits inside the dispatch until the pass before it is done. The same
+  // dispatch also counts the digits first, in place of the histogram kernel
+  // (with an indirect count, where the live count's tile shape is chained:
+  // each shape's chain of dispatches is chained or not by the most keys it
+  // may sort). That replaces a barrier and a dispatch per pass,
   // which cost microseconds whether a pass is long, short or, with a small live
   // count or only small segments, empty; where passes are long, waiting inside
   // the dispatch costs more than the barriers (docs/tuning.md). Unlike the
