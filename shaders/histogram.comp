@@ -50,7 +50,10 @@ void countSegmentTile() {
   const uint bins = pc.passes * VKSORT_RADIX;
   for (uint i = tid; i < bins; i += WG_SIZE) sHist[i] = 0;
   const uint tile = segmentGridIndex();
+  // Both loads at once: the count of tiles, and the tile's entry (of the
+  // last tile where this one is past the grid).
   const uint tiles = segmentHeader().v[VKSORT_SEG_TILES];
+  const uvec4 info = segmentTiles().v[min(tile, pc.numTiles - 1u)];
   U64Buf ring = ringBuf();
   const uint ringEntries = min(tiles, RING_SLOTS) * VKSORT_RADIX;
   const uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * WG_SIZE;
@@ -58,7 +61,7 @@ void countSegmentTile() {
   if (tile >= tiles) return;  // the grid's last row may overhang (uniform)
   barrier();
 
-  const SegmentTile st = segmentTile(tile, pc.tileKeys);
+  const SegmentTile st = segmentTileOf(tile, pc.tileKeys, info);
   // KEYS_PER_TURN loads in flight together, as in the plain form.
   for (uint i = tid; i < st.count; i += KEYS_PER_TURN * WG_SIZE) {
     uvec2 k[KEYS_PER_TURN];

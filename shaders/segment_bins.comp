@@ -134,8 +134,25 @@ void main() {
   // The segment's number among the large ones (Onesweep: its histograms).
   uint largeEnd;
   const uint large = takeSlots(header, VKSORT_SEG_LARGE_COUNT, tiles != 0u ? 1u : 0u, largeEnd);
-  if (tiles == 0u) return;
+  // Each tile's entry. A segment of up to a subgroup's size of tiles is
+  // written by its own invocation; larger ones by the whole subgroup, one
+  // after another (the one with the lowest first tile), as one invocation
+  // alone would store a 4 M-key segment's 512 entries one by one.
   U32x4Buf tileInfo = segmentTiles();
   const uint mine = first + before;
-  for (uint t = 0; t < tiles; ++t) tileInfo.v[mine + t] = uvec4(mine, begin, end, large);
+  const uvec4 entry = uvec4(mine, begin, end, large);
+  const bool alone = tiles <= gl_SubgroupSize;
+  if (alone)
+    for (uint t = 0; t < tiles; ++t) tileInfo.v[mine + t] = entry;
+  bool pending = !alone;
+  for (;;) {
+    const uint at = subgroupMin(pending ? mine : ~0u);
+    if (at == ~0u) break;  // uniform
+    const bool owner = pending && mine == at;  // tile ranges do not overlap: one invocation
+    const uvec4 e = uvec4(at, subgroupMin(owner ? begin : ~0u), subgroupMin(owner ? end : ~0u),
+                          subgroupMin(owner ? large : ~0u));
+    const uint n = subgroupMin(owner ? tiles : ~0u);
+    for (uint t = gl_SubgroupInvocationID; t < n; t += gl_SubgroupSize) tileInfo.v[at + t] = e;
+    pending = pending && !owner;
+  }
 }
