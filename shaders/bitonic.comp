@@ -30,7 +30,8 @@
 //
 // Segmented sorts (SEGMENTED) run the same network per segment, over the
 // segments that segment_bins.comp listed in their class (SEGMENT_CLASS):
-// VKSORT_SEGMENTED_WORKGROUP sorts one small segment per workgroup;
+// VKSORT_SEGMENTED_WORKGROUP sorts one small segment per workgroup (and
+// leaves the medium segments of the small class's list to onesweep.comp);
 // VKSORT_SEGMENTED_LANES one segment per group of LANES lanes (micro: 1,
 // tiny: 8, subgroup: the whole subgroup), with a network of LANES x
 // KEYS_PER_THREAD elements that never leaves the lanes (registers and
@@ -236,6 +237,9 @@ void main() {
     const uvec2 segment = i < listed ? segmentList().v[segmentListIndex(SEGMENT_CLASS, i)] : uvec2(0u);
     first = segment.x;
     count = segment.y - segment.x;
+    // The small class's list also holds the medium segments, which
+    // onesweep.comp sorts (uniform: one segment per workgroup).
+    if (!IN_SUBGROUP && count > WG_SIZE * KEYS_PER_THREAD) return;
   }
   const uvec2 mask = rangeMask();
   // The network sorts the first `size` elements: count rounded up to a

@@ -106,6 +106,11 @@ const bool SEGMENT_TILES = true;
 #else
 const bool SEGMENT_TILES = false;
 #endif
+// SEGMENT_TILES with ONE_WORKGROUP: the medium segments' kernel
+// (sortMediumSegment). It takes the segments of the small class's list
+// that are larger than SEGMENT_SMALL_MAX, the bitonic kernel's.
+const bool MEDIUM_SEGMENTS = SEGMENT_TILES && ONE_WORKGROUP;
+layout(constant_id = VKSORT_SC_SEGMENT_SMALL_MAX) const uint SEGMENT_SMALL_MAX = 0;
 #define SEGMENT_RING_SLOTS RING_SLOTS
 #define TABLE_RADIX_BITS RADIX_BITS
 #include "segments.glsl"
@@ -113,6 +118,12 @@ const bool SEGMENT_TILES = false;
 #include "status_ring.glsl"
 
 shared uint sTile;
+#ifdef VKSORT_SEGMENT_TILES
+// MEDIUM_SEGMENTS: per pass and digit, where the digit's next key goes in
+// the segment; one word in the large segments' kernel (the dispatcher counts
+// both: segmentOnesweepExtraSharedBytes).
+shared uint sSegmentNext[MEDIUM_SEGMENTS ? 4u * KEY_WORDS * VKSORT_RADIX : 1u];
+#endif
 
 // CHAINED: waits until every tile of pass `pass` has retired (the pass's
 // tail counts them), then acquires what they wrote. Called by one
@@ -398,6 +409,82 @@ bool sortTile(uint pass) {
   return true;
 }
 
+#ifdef VKSORT_SEGMENT_TILES
+// MEDIUM_SEGMENTS: the workgroup sorts one medium segment on its own, with
+// no status ring and no other workgroup: it counts the digits of every pass
+// over the segment's keys, scans them into each digit's first position,
+// then runs each pass over the segment's tiles in order, each tile's digits
+// going where the tiles before it left off. Pass p reads buffer p % 2 and
+// writes the other, as the one-workgroup sort does, so the segment ends
+// where the pass count says.
+void sortMediumSegment() {
+  const uint tid = gl_LocalInvocationIndex;
+  const uint s = segmentGridIndex();
+  if (s >= segmentHeader().v[VKSORT_SEG_SMALL_COUNT]) return;  // past the list (uniform)
+  const uvec2 segment = segmentList().v[segmentListIndex(VKSORT_SEGMENT_CLASS_SMALL, s)];
+  if (segment.y - segment.x <= SEGMENT_SMALL_MAX) return;  // the bitonic kernel's (uniform)
+  // Keys stay in their segment even where overlapping segments (bad
+  // offsets) change its keys between the count and a pass.
+  gDstSegment = segment;
+  const uint words = pc.passes * VKSORT_RADIX;
+  for (uint base = 0; base < words; base += WG_SIZE)
+    if (base + tid < words) sSegmentNext[base + tid] = 0u;
+  barrier();
+  for (uint start = segment.x; start < segment.y; start += TILE) {
+    const uint n = min(TILE, segment.y - start);
+    [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+      const uint at = i * WG_SIZE + tid;
+      if (at < n) {
+        const uvec2 k = loadKey(0u, start + at);
+        for (uint p = 0; p < pc.passes; ++p) atomicAdd(sSegmentNext[p * VKSORT_RADIX + digitOf(k, p)], 1u);
+      }
+    }
+  }
+  barrier();
+  for (uint p = 0; p < pc.passes; ++p) {
+    for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE)
+      if (base + tid < VKSORT_RADIX) sScan[base + tid] = sSegmentNext[p * VKSORT_RADIX + base + tid];
+    barrier();
+    scanDigitsExclusive();
+    for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE)
+      if (base + tid < VKSORT_RADIX) sSegmentNext[p * VKSORT_RADIX + base + tid] = segment.x + sScan[base + tid];
+    barrier();
+  }
+  for (uint pass = 0; pass < pc.passes; ++pass) {
+    for (uint start = segment.x; start < segment.y; start += TILE) {
+      const uint n = min(TILE, segment.y - start);
+      clearSubgroupHistograms();
+      barrier();
+      loadTile(pass, start, n);
+      rankTile(pass, n);
+      barrier();
+      for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE) {
+        const uint d = base + tid;
+        if (d >= VKSORT_RADIX) continue;
+        const uint sum = tileDigitCount(d, n);
+        sScan[d] = sum;
+        sDigitBase[d] = sum;
+      }
+      barrier();
+      scanTileDigits(n);  // sScan: local start of each digit in the tile
+      sortTileLocally(pass, n);
+      for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE) {
+        const uint d = base + tid;
+        if (d >= VKSORT_RADIX) continue;
+        const uint next = sSegmentNext[pass * VKSORT_RADIX + d];
+        sSegmentNext[pass * VKSORT_RADIX + d] = next + sDigitBase[d];
+        sDigitBase[d] = next - sScan[d];
+      }
+      barrier();
+      writeKeys(pass, n);
+      writeValues(pass, n);
+      barrier();  // the next tile reuses shared memory
+    }
+    barrierAll();  // this pass's output is the next pass's input
+  }
+}
+#endif
+
 // ONE_WORKGROUP with VKSORT_FLAG_HEAD_INDIRECT: the first dispatch of a
 // Onesweep sort whose count comes from a buffer. Clears the temp header that
 // the histogram kernel and the passes start from, and writes their
@@ -476,6 +563,12 @@ void main() {
     sortTile(pc.pass);
     return;
   }
+#ifdef VKSORT_SEGMENT_TILES
+  if (MEDIUM_SEGMENTS) {
+    sortMediumSegment();
+    return;
+  }
+#endif
   if ((pc.flags & VKSORT_FLAG_HEAD_INDIRECT) != 0u && !headIndirectSort()) return;
   for (uint pass = 0; pass < pc.passes; ++pass) {
     sortTile(pass);

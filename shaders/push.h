@@ -84,8 +84,8 @@
 // above) instead of the tile table.
 #define VKSORT_SEG_TINY_COUNT 0          // tiny segments binned
 #define VKSORT_SEG_SMALL_COUNT 1         // small segments binned
-#define VKSORT_SEG_TILES_TAKEN 2         // tiles handed out (may pass the capacity)
-#define VKSORT_SEG_TILES 3               // tiles of the large segments that fit
+#define VKSORT_SEG_TILES_TAKEN 2         // tiles handed out (may pass the capacity; Onesweep: a u64, words 2 and 3)
+#define VKSORT_SEG_TILES 23              // tiles of the large segments that fit
 #define VKSORT_SEG_TINY_DISPATCH 4       // VkDispatchIndirectCommand: 3 u32
 #define VKSORT_SEG_SMALL_DISPATCH 8      // VkDispatchIndirectCommand: 3 u32
 #define VKSORT_SEG_TILES_DISPATCH 12     // VkDispatchIndirectCommand: 3 u32

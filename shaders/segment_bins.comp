@@ -7,11 +7,14 @@
 //    SUBGROUP_MAX) and small (up to SMALL_MAX): its (begin, end) goes to the
 //    class's segment list (segments.glsl), for the bitonic kernels that sort
 //    one per invocation, per few lanes, per subgroup or per workgroup;
+//  - medium (up to MEDIUM_MAX; Onesweep sorters): to the small class's
+//    list, where the bitonic kernel leaves it to onesweep.comp's medium
+//    kernel, whose workgroup runs every pass over the segment itself;
 //  - large: it takes ceil(keys / tileKeys) consecutive tiles of the large
 //    segments' radix passes and a number among the large segments, and
-//    writes each tile's (first tile, begin, end, number). Tiles are handed out with a compare-and-swap that never passes
-//    the capacity (pc.numTiles): segments that do not fit (only possible
-//    when segments overlap) stay unsorted.
+//    writes each tile's (first tile, begin, end, number). Tiles are handed
+//    out never past the capacity (pc.numTiles): segments that do not fit
+//    (only possible when segments overlap) stay unsorted.
 // Empty segments go nowhere. Each class's indirect dispatch command grows
 // with atomicMax as segments arrive, so no workgroup waits for another and
 // no last workgroup has to finish the job: after the barrier that follows,
@@ -32,6 +35,7 @@ layout(constant_id = VKSORT_SC_SEGMENT_MICRO_MAX) const uint MICRO_MAX = 16;
 layout(constant_id = VKSORT_SC_SEGMENT_TINY_MAX) const uint TINY_MAX = 64;
 layout(constant_id = VKSORT_SC_SEGMENT_SUBGROUP_MAX) const uint SUBGROUP_MAX = 256;
 layout(constant_id = VKSORT_SC_SEGMENT_SMALL_MAX) const uint SMALL_MAX = 2048;
+layout(constant_id = VKSORT_SC_SEGMENT_MEDIUM_MAX) const uint MEDIUM_MAX = 2048;  // SMALL_MAX: no medium class
 // The kernels of lanes: subgroups per workgroup, and the tiny class's lanes
 // per segment. Segments per workgroup of each class's kernel:
 layout(constant_id = VKSORT_SC_SEGMENT_GROUP) const uint GROUP = 4;
@@ -86,13 +90,13 @@ void main() {
   U32Buf header = segmentHeader();
   U32x2Buf list = segmentList();
 
-  // Micro, tiny, subgroup and small: a place in the class's list, and a
-  // grid for the class's kernel.
+  // Micro, tiny, subgroup and small (with medium): a place in the class's
+  // list, and a grid for the class's kernels.
   const uint segmentClass = size == 0u           ? ~0u
                             : size <= MICRO_MAX    ? VKSORT_SEGMENT_CLASS_MICRO
                             : size <= TINY_MAX     ? VKSORT_SEGMENT_CLASS_TINY
                             : size <= SUBGROUP_MAX ? VKSORT_SEGMENT_CLASS_SUBGROUP
-                            : size <= SMALL_MAX    ? VKSORT_SEGMENT_CLASS_SMALL
+                            : size <= MEDIUM_MAX   ? VKSORT_SEGMENT_CLASS_SMALL
                                                    : ~0u;
   const uint commands[4] = {VKSORT_SEG_MICRO_DISPATCH, VKSORT_SEG_TINY_DISPATCH, VKSORT_SEG_SUBGROUP_DISPATCH,
                             VKSORT_SEG_SMALL_DISPATCH};
@@ -104,14 +108,24 @@ void main() {
     if (subgroupElect() && classEnd != 0u) growGrid(header, commands[c], (classEnd + perGroup[c] - 1u) / perGroup[c]);
   }
 
-  // Large: consecutive tiles, handed out per subgroup by compare-and-swap,
-  // never past the capacity (so the counter cannot wrap either).
-  const uint tiles = size > SMALL_MAX ? (size + pc.tileKeys - 1u) / pc.tileKeys : 0u;
+  // Large: consecutive tiles, handed out per subgroup, never past the
+  // capacity. Onesweep's sorters count them with one 64-bit add: every
+  // subgroup's tiles together (fewer than 2^32 segments of fewer than 2^23
+  // tiles) cannot wrap it. Without 64-bit atomics (the portable algorithm's
+  // devices), a compare-and-swap loop never passes the capacity, so the
+  // 32-bit counter cannot wrap either; it costs more where many subgroups
+  // have large segments (docs/tuning.md).
+  const uint tiles = size > MEDIUM_MAX ? (size + pc.tileKeys - 1u) / pc.tileKeys : 0u;
   const uint total = subgroupAdd(tiles);
   if (total == 0u) return;  // uniform
   const uint before = subgroupExclusiveAdd(tiles);
   uint first = ~0u;
   if (subgroupElect()) {
+#ifdef VKSORT_ONESWEEP_FEATURES
+    const uint64_t taken =
+        atomicAdd(U64Buf(addressAdd(segmentArea(), 4u * VKSORT_SEG_TILES_TAKEN)).v[0], uint64_t(total));
+    if (taken + total <= pc.numTiles) first = uint(taken);
+#else
     uint taken = atomicAdd(header.v[VKSORT_SEG_TILES_TAKEN], 0u);
     while (total <= pc.numTiles && taken <= pc.numTiles - total) {
       const uint seen = atomicCompSwap(header.v[VKSORT_SEG_TILES_TAKEN], taken, taken + total);
@@ -121,6 +135,7 @@ void main() {
       }
       taken = seen;
     }
+#endif
     if (first != ~0u) {
       atomicMax(header.v[VKSORT_SEG_TILES], first + total);
       growGrid(header, VKSORT_SEG_TILES_DISPATCH, first + total);

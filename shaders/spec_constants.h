@@ -75,6 +75,7 @@
 #define VKSORT_SC_SEGMENT_LANES 29         // lanes per segment (VKSORT_SEGMENTED_LANES); bins: the tiny class's
 #define VKSORT_SC_SEGMENT_CLASS 30         // bitonic.comp: the class it sorts (VKSORT_SEGMENT_CLASS_*)
 #define VKSORT_SC_SEGMENT_STAGE 35         // bitonic.comp, kernels of lanes: keys and values through shared memory
+#define VKSORT_SC_SEGMENT_MEDIUM_MAX 40    // segment_bins.comp: the medium class's largest segment
 
 // The values of VKSORT_SC_SEGMENTED.
 #define VKSORT_SEGMENTED_NONE 0       // a plain sort
@@ -86,8 +87,8 @@
 #define VKSORT_SEGMENT_CLASS_MICRO 0     // one invocation per segment
 #define VKSORT_SEGMENT_CLASS_TINY 1      // a few lanes per segment
 #define VKSORT_SEGMENT_CLASS_SUBGROUP 2  // a subgroup per segment
-#define VKSORT_SEGMENT_CLASS_SMALL 3     // a workgroup per segment
+#define VKSORT_SEGMENT_CLASS_SMALL 3     // a workgroup per segment (small and medium ones: one list)
 
-#define VKSORT_SC_COUNT 40
+#define VKSORT_SC_COUNT 41
 
 #endif

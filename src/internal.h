@@ -145,6 +145,9 @@ struct BitonicKernels {
 // segment), and the tiny class's keys per lane.
 constexpr uint32_t kSegmentMicroKeys = 16;
 constexpr uint32_t kSegmentTinyKeys = 8;
+// Segmented sorts on Onesweep sorters: the medium class's largest segment
+// (docs/tuning.md).
+constexpr uint32_t kSegmentMediumKeys = 4096;
 
 // Everything a sorter decides at creation, as plain values: which algorithm,
 // the kernels' shapes for this device and key type. No Vulkan handles, so
@@ -183,8 +186,10 @@ struct Config {
   // workgroup; the bitonic kernels of lanes, segmentGroup subgroups per
   // workgroup: micro (one invocation, kSegmentMicroKeys keys), tiny
   // (segmentTinyLanes lanes of kSegmentTinyKeys keys) and subgroup (the
-  // subgroup, segmentSubgroupKeys keys per lane); and the small class's (one
-  // workgroup; 0: none).
+  // subgroup, segmentSubgroupKeys keys per lane); the small class's (one
+  // workgroup; 0: none); and the medium class's largest segment (Onesweep
+  // sorters: one workgroup's radix passes in the one-workgroup kernel's
+  // shape; 0: none).
   bool segmented;
   uint32_t segmentBinsWorkgroup;
   uint32_t segmentGroup;
@@ -192,6 +197,7 @@ struct Config {
   uint32_t segmentSubgroupKeys;
   uint32_t segmentSmallWorkgroup;
   uint32_t segmentSmallKeys;
+  uint32_t segmentMediumKeys;
 
   uint32_t tileKeys() const { return t.workgroupSize * t.keysPerThread; }
   uint32_t oneWorkgroupKeys() const { return t.oneWorkgroupSize * t.oneWorkgroupKeysPerThread; }
@@ -217,6 +223,9 @@ struct Config {
     const uint32_t small = segmentSmallWorkgroup * segmentSmallKeys;
     return small > segmentSubgroupMax() ? small : segmentSubgroupMax();
   }
+  uint32_t segmentMediumMax() const {
+    return segmentMediumKeys > segmentSmallMax() ? segmentMediumKeys : segmentSmallMax();
+  }
   uint32_t keyBits() const { return 32 * keyWords; }
   uint32_t keyBytes() const { return 4 * keyWords; }
   uint32_t valueBytes() const { return 4 * valueWords; }
@@ -233,6 +242,10 @@ VksortResult chooseConfig(const DeviceInfo& info, const VksortCreateInfo& ci, Vk
 // tuning.cpp says which).
 uint64_t onesweepSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t itemWords);
 uint64_t portableSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t itemWords, uint32_t radixBits);
+// The shared memory that onesweep.comp built with VKSORT_SEGMENT_TILES adds
+// to its shape's: each pass's digit positions in the medium segments'
+// kernel (ONE_WORKGROUP), one word in the large segments'.
+uint64_t segmentOnesweepExtraSharedBytes(bool medium, uint32_t keyWords);
 uint64_t bitonicSharedBytes(uint32_t capacity, uint32_t wg, uint32_t sg, uint32_t keyWords, bool index);
 uint64_t segmentStageBytes(uint32_t wg, uint32_t sg, uint32_t kpt);
 // Whether a tile of this shape, staged in stagingRounds rounds, stages
@@ -276,6 +289,7 @@ enum Kernel : uint8_t {
   kKernelSegmentScatter,    // portable_scatter.comp built with VKSORT_SEGMENT_TILES
   kKernelSegmentHistogram,  // histogram.comp built with VKSORT_SEGMENT_TILES
   kKernelSegmentOnesweep,   // onesweep.comp built with VKSORT_SEGMENT_TILES
+  kKernelSegmentMedium,     // the same module, ONE_WORKGROUP: a workgroup's passes over one segment
   // The four reorder kernels above with every pass in one dispatch
   // (onesweep.comp, CHAINED), in the same order: chainedKernel.
   kKernelOnesweepChained,
@@ -321,6 +335,7 @@ enum Label : uint8_t {
   kLabelTiny,
   kLabelSubgroup,
   kLabelSmall,
+  kLabelMedium,
   kLabelBitonic,  // the bitonic kernel after the head of a sort with an indirect count
   kLabelPasses,   // Onesweep's reorder dispatch: every pass
   kLabelPass,
@@ -471,6 +486,7 @@ struct SpecConstants {
   uint32_t bitonicMaxCount;
   uint32_t oneWorkgroupMaxCount;
   uint32_t chainedMaxCount;
+  uint32_t segmentMediumMax;
 };
 
 // One pipeline a sorter creates: its kernel's embedded SPIR-V, its

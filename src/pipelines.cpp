@@ -10,6 +10,7 @@
 #include "vksort_portable_count_spv.h"
 #include "vksort_portable_scan_spv.h"
 #include "vksort_portable_scatter_spv.h"
+#include "vksort_segment_bins_portable_spv.h"
 #include "vksort_segment_bins_spv.h"
 #include "vksort_segment_histogram_spv.h"
 #include "vksort_segment_onesweep_spv.h"
@@ -62,6 +63,7 @@ VKSORT_CHECK_ID(bitonicKeysMaxCount, VKSORT_SC_BITONIC_KEYS_MAX_COUNT);
 VKSORT_CHECK_ID(bitonicMaxCount, VKSORT_SC_BITONIC_MAX_COUNT);
 VKSORT_CHECK_ID(oneWorkgroupMaxCount, VKSORT_SC_ONE_WORKGROUP_MAX_COUNT);
 VKSORT_CHECK_ID(chainedMaxCount, VKSORT_SC_CHAINED_MAX_COUNT);
+VKSORT_CHECK_ID(segmentMediumMax, VKSORT_SC_SEGMENT_MEDIUM_MAX);
 #undef VKSORT_CHECK_ID
 static_assert(sizeof(SpecConstants) == 4 * VKSORT_SC_COUNT, "one field per specialization constant");
 static_assert(kKernelSegmentTiny - kKernelSegmentMicro == VKSORT_SEGMENT_CLASS_TINY &&
@@ -174,10 +176,13 @@ Spirv kernelSpirv(const Config& c, Kernel k) {
     case kKernelHistogram: return VKSORT_SPV(histogram);
     case kKernelPortableCount:
     case kKernelSegmentCount: return VKSORT_SPV(portable_count);
-    case kKernelSegmentBins: return VKSORT_SPV(segment_bins);
+    case kKernelSegmentBins:
+      return c.algorithm == VKSORT_ALGORITHM_ONESWEEP ? Spirv VKSORT_SPV(segment_bins)
+                                                      : Spirv VKSORT_SPV(segment_bins_portable);
     case kKernelSegmentScatter: return VKSORT_SPV(segment_scatter);
     case kKernelSegmentHistogram: return VKSORT_SPV(segment_histogram);
-    case kKernelSegmentOnesweep: return VKSORT_SPV(segment_onesweep);
+    case kKernelSegmentOnesweep:
+    case kKernelSegmentMedium: return VKSORT_SPV(segment_onesweep);
     case kKernelPortableReduce:
     case kKernelPortableScanSums:
     case kKernelPortableDownsweep: return VKSORT_SPV(portable_scan);
@@ -223,12 +228,20 @@ SpecConstants kernelConstants(const Config& c, Kernel k) {
     }
     case kKernelSegmentOnesweep:
       return onesweepConstants(c, t.workgroupSize, t.keysPerThread, t.stagingRounds, t.lookbackLanes);
+    case kKernelSegmentMedium: {
+      // The one-workgroup kernel's shape; the tile goes through the buffers.
+      SpecConstants sc = onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, 1, 1);
+      sc.oneWorkgroup = 1;
+      sc.segmentSmallMax = c.segmentSmallMax();
+      return sc;
+    }
     case kKernelSegmentBins: {
       SpecConstants sc = commonConstants(c, c.segmentBinsWorkgroup, 1);
       sc.segmentMicroMax = c.segmentMicroMax();
       sc.segmentTinyMax = c.segmentTinyMax();
       sc.segmentSubgroupMax = c.segmentSubgroupMax();
       sc.segmentSmallMax = c.segmentSmallMax();
+      sc.segmentMediumMax = c.segmentMediumMax();
       sc.segmentGroup = c.segmentGroup;
       sc.segmentLanes = c.segmentTinyLanes;
       sc.ringSlots = segmentAreaAfterRing(c);
@@ -311,8 +324,11 @@ uint64_t kernelSharedBytes(Kernel k, const SpecConstants& sc) {
     case kKernelMidsizeOnesweep:
     case kKernelMidsizeOnesweepHalf:
     case kKernelOneWorkgroup:
-    case kKernelWideOneWorkgroup:
-    case kKernelSegmentOnesweep: return onesweepSharedBytes(sc.wgSize, staged, sc.sgSize, tileItemWords(sc));
+    case kKernelWideOneWorkgroup: return onesweepSharedBytes(sc.wgSize, staged, sc.sgSize, tileItemWords(sc));
+    case kKernelSegmentOnesweep:
+    case kKernelSegmentMedium:
+      return onesweepSharedBytes(sc.wgSize, staged, sc.sgSize, tileItemWords(sc)) +
+             segmentOnesweepExtraSharedBytes(k == kKernelSegmentMedium, sc.keyWords);
     case kKernelPortableScatter:
     case kKernelSegmentScatter:
       return portableSharedBytes(sc.wgSize, staged, sc.sgSize, tileItemWords(sc), sc.radixBits);
@@ -337,7 +353,7 @@ bool hasKernel(const Config& c, Kernel k) {
     } else if (base == kKernelOnesweep) {
       lowest = c.hasMidsize() ? c.t.midsizeMaxCount : 0;
     } else {
-      lowest = c.segmentSmallMax();
+      lowest = c.segmentMediumMax();
     }
     const bool some = isChainedKernel(k) ? c.chains(lowest + 1) : !c.chains(highest);
     if (!some) return false;
@@ -362,6 +378,7 @@ bool hasKernel(const Config& c, Kernel k) {
     case kKernelSegmentSmall: return c.segmented && c.segmentSmallWorkgroup != 0;
     case kKernelSegmentHistogram:
     case kKernelSegmentOnesweep: return c.segmented && onesweep;
+    case kKernelSegmentMedium: return c.segmented && onesweep && c.segmentMediumMax() > c.segmentSmallMax();
     case kKernelSegmentCount:
     case kKernelSegmentScatter: return c.segmented && !onesweep;
     case kKernelCount: return false;
@@ -432,6 +449,7 @@ const char* kernelName(Kernel k) {
                                                   "segmented scatter",
                                                   "segment histogram",
                                                   "segmented onesweep",
+                                                  "medium segments",
                                                   "onesweep, chained passes",
                                                   "mid-size onesweep, chained passes",
                                                   "mid-size onesweep, half tiles, chained passes",

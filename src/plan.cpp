@@ -542,7 +542,7 @@ VksortResult planSort(const Config& c, const VksortSortInfo& info, Plan* plan) {
 }
 
 uint32_t segmentMaxTiles(const Config& c, uint32_t count) {
-  const uint64_t tiles = (uint64_t(count) + c.tileKeys() - 1) / c.tileKeys() + count / (c.segmentSmallMax() + 1);
+  const uint64_t tiles = (uint64_t(count) + c.tileKeys() - 1) / c.tileKeys() + count / (c.segmentMediumMax() + 1);
   return tiles > 0xffffffffu ? 0xffffffffu : uint32_t(tiles);
 }
 
@@ -607,6 +607,7 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
   seg.tinyMaxCount = c.segmentTinyMax();
   seg.subgroupMaxCount = c.segmentSubgroupMax();
   seg.smallMaxCount = c.segmentSmallMax();
+  seg.mediumMaxCount = c.segmentMediumMax();
   seg.tileKeys = c.tileKeys();
   seg.maxTiles = maxTiles;
   seg.resultBuffer = seg.passes % 2 ? VKSORT_RESULT_IN_ALT : VKSORT_RESULT_IN_KEYS;
@@ -681,6 +682,14 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
       list.endLabel();
     }
     planReorder(*plan, &chain, 1, false, &list);
+    // Medium segments: a workgroup's passes over each, in the small class's
+    // list. Recorded last, so that the large segments' barriers do not wait
+    // for them: they run beside the last pass.
+    if (hasKernel(c, kKernelSegmentMedium)) {
+      list.beginLabel(kLabelMedium);
+      list.dispatchIndirect(kKernelSegmentMedium, kPushOneDispatch, 1, areaOffset + 4 * VKSORT_SEG_SMALL_DISPATCH);
+      list.endLabel();
+    }
   } else {
     const uint32_t scanBlocks =
         uint32_t(((uint64_t(maxTiles) << c.radixBits) + VKSORT_PORTABLE_SCAN_BLOCK - 1) / VKSORT_PORTABLE_SCAN_BLOCK);

@@ -81,6 +81,7 @@ const char* labelName(Label l) {
     case kLabelTiny: return "tiny segments";
     case kLabelSubgroup: return "subgroup segments";
     case kLabelSmall: return "small segments";
+    case kLabelMedium: return "medium segments";
     case kLabelBitonic: return "bitonic";
     case kLabelPasses: return "passes";
     case kLabelPass: return "pass";

@@ -28,6 +28,10 @@ uint64_t onesweepSharedBytes(uint32_t wg, uint32_t kpt, uint32_t sg, uint32_t it
   return ((tile > hist ? tile : hist) + VKSORT_RADIX + 1 + VKSORT_RADIX + subgroups + 1 + 2 * VKSORT_RADIX + 2) * 4;
 }
 
+uint64_t segmentOnesweepExtraSharedBytes(bool medium, uint32_t keyWords) {
+  return medium ? uint64_t(4) * keyWords * VKSORT_RADIX * 4 : 4;
+}
+
 // Shared memory of portable_scatter.comp, in bytes (mirrors tile_sort.glsl's
 // sWork and sDigitBase and common.glsl's scan arrays, with 2^radixBits
 // digits); the count and scan kernels need less.
@@ -305,7 +309,11 @@ VksortResult checkPortableTable(const Config& c) {
 //  - small: a workgroup sorts one segment of up to 2,048 keys with their
 //    indices in shared memory, or less where they do not fit; none where
 //    even twice the subgroup size does not (the subgroup class then ends at
-//    the large one).
+//    the next one).
+//  - medium (Onesweep sorters): a workgroup in the one-workgroup kernel's
+//    shape sorts one segment of up to 4,096 keys with radix passes, tile
+//    after tile; none where its shared memory does not fit (the small class
+//    then ends at the large one).
 void chooseSegmentShapes(Config* c) {
   const uint32_t sg = c->subgroupSize, granule = c->workgroupGranule;
   c->segmented = true;
@@ -325,6 +333,16 @@ void chooseSegmentShapes(Config* c) {
       c->segmentSmallKeys = cap / wg;
       break;
     }
+  }
+  c->segmentMediumKeys = 0;
+  if (c->algorithm == VKSORT_ALGORITHM_ONESWEEP) {
+    const uint32_t wg = c->t.oneWorkgroupSize, kpt = c->t.oneWorkgroupKeysPerThread;
+    const uint32_t itemWords = stageOneWord(*c, wg, kpt, 1)  ? 1
+                               : c->keyWords > c->valueWords ? c->keyWords
+                                                             : c->valueWords;
+    if (onesweepSharedBytes(wg, kpt, sg, itemWords) + segmentOnesweepExtraSharedBytes(true, c->keyWords) <=
+        c->maxShared)
+      c->segmentMediumKeys = kSegmentMediumKeys;
   }
 }
 

@@ -547,7 +547,7 @@ TEST_CASE("segmented sorts: memory requirements, 16 bytes a segment, histograms 
       VksortSegmentedSortPlan p;
       REQUIRE(vksortGetSegmentedSortPlan(s.sorter, &info, &p) == VKSORT_SUCCESS);
       const uint32_t t = p.maxTiles;
-      CHECK(t == (n + p.tileKeys - 1) / p.tileKeys + n / (p.smallMaxCount + 1));
+      CHECK(t == (n + p.tileKeys - 1) / p.tileKeys + n / (p.mediumMaxCount + 1));
       CHECK(p.passes == key->bits / 8);
       CHECK(p.resultBuffer == VKSORT_RESULT_IN_KEYS);
       REQUIRE(t > 4);

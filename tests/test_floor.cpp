@@ -136,7 +136,7 @@ TEST_CASE("floor: segmented sorts of a few key and value types, in every size cl
   // Bad offsets there too: past the count, decreasing, and overlapping.
   SegmentedSorter s(VKSORT_KEY_U64, VKSORT_VALUE_64);
   const VksortSegmentedSortPlan p = segmentedPlan(s);
-  const uint32_t n = p.smallMaxCount + 2 * p.tileKeys;
+  const uint32_t n = p.mediumMaxCount + 2 * p.tileKeys;
   const std::vector<uint64_t> keys = makeKeys(n, kKeys[3], Dist::Uniform, rng);
   const SortCase c = makeCase(kKeys[3], kValues[2], false, kAllBits, "floor, segmented, bad offsets");
   checkSegmentedSort(s, c, keys, {n - 1, 7, p.tinyMaxCount, n - 3, n + 100, 0xffffffffu});

@@ -51,8 +51,9 @@ struct Sorter {
   vksort::Config config{};
   VksortResult created = VKSORT_ERROR_INVALID_ARGUMENT;
   Sorter(Device d, VksortKeyType key, VksortValueType value, const VksortTuning* tuning = nullptr,
-         VksortAlgorithm algorithm = VKSORT_ALGORITHM_AUTO, uint32_t radixBits = 0) {
+         VksortAlgorithm algorithm = VKSORT_ALGORITHM_AUTO, uint32_t radixBits = 0, bool segmented = false) {
     VksortCreateInfo ci{};
+    ci.segmented = segmented;
     ci.keyType = key;
     ci.valueType = value;
     ci.pTuning = tuning;
@@ -961,4 +962,31 @@ TEST_CASE("plan: read as Vulkan 1.2, subgroup size control is enabled by its ext
   CHECK(on.has[vksort::kComputeFullSubgroups]);
   f13.computeFullSubgroups = VK_FALSE;
   CHECK(!vksort::enabledFeatures(info, core).has[vksort::kComputeFullSubgroups]);
+}
+
+TEST_CASE("plan: segmented sorts' commands, in order, and the medium class only on Onesweep") {
+  // The bins kernel after its three clears, the classes' dispatches after its
+  // barrier (the indirect stage: they read the commands it wrote), the
+  // large segments' passes, and on Onesweep the medium kernel last, so that
+  // no barrier of the passes waits for it.
+  vksort::Plan p;
+  VksortSegmentedSortInfo info{};
+  info.sort.count = 1u << 22;
+  info.segmentCount = 4096;
+  const Sorter onesweep(Device::Nvidia, VKSORT_KEY_U32, VKSORT_VALUE_32, nullptr, VKSORT_ALGORITHM_AUTO, 0, true);
+  REQUIRE(onesweep.created == VKSORT_SUCCESS);
+  REQUIRE_MESSAGE(vksort::planSegmentedSort(onesweep.config, info, &p) == VKSORT_SUCCESS, vksort::lastError());
+  CHECK(p.segmented.smallMaxCount == 2048);
+  CHECK(p.segmented.mediumMaxCount == 4096);
+  CHECK(describe(p) ==
+        "[bins C|T>T fill fill fill T>C segment bins 16 C>I|C] [micro segments micro segments @] "
+        "[tiny segments tiny segments @] [subgroup segments subgroup segments @] "
+        "[small segments small segments @] [histogram segment histogram @] [pass 1 C>C segmented onesweep @] "
+        "[pass 2 C>C segmented onesweep @] [pass 3 C>C segmented onesweep @] [pass 4 C>C segmented onesweep @] "
+        "[medium segments medium segments @]");
+  const Sorter portable(Device::Lavapipe, VKSORT_KEY_U32, VKSORT_VALUE_32, nullptr, VKSORT_ALGORITHM_PORTABLE, 0, true);
+  REQUIRE(portable.created == VKSORT_SUCCESS);
+  REQUIRE_MESSAGE(vksort::planSegmentedSort(portable.config, info, &p) == VKSORT_SUCCESS, vksort::lastError());
+  CHECK(p.segmented.mediumMaxCount == p.segmented.smallMaxCount);
+  CHECK(describe(p).find("medium") == std::string::npos);
 }

@@ -45,16 +45,16 @@ void everyTypeInEveryClass(VksortAlgorithm algorithm, uint32_t keyBits, uint64_t
 }
 
 // Segment sizes at every class boundary +-1: micro/tiny, tiny/subgroup,
-// subgroup/small, small/large, and large segments of one tile, one tile + 1
-// and several tiles.
+// subgroup/small, small/medium, medium/large, and large segments of whole
+// tiles +-1 (the fewest tiles a large segment has, and one and two more).
 std::vector<uint32_t> boundarySizes(const VksortSegmentedSortPlan& p) {
-  const uint32_t tile = p.tileKeys;
+  const uint32_t tile = p.tileKeys, fewest = p.mediumMaxCount / tile + 1;
   std::vector<uint32_t> sizes = {0, 1, 2};
   for (uint32_t top : segmentClassTops(p)) sizes.insert(sizes.end(), {top - 1, top, top + 1});
-  sizes.push_back(p.smallMaxCount + 2);
-  for (uint32_t tiles : {1u, 2u, 3u})
+  sizes.push_back(p.mediumMaxCount + 2);
+  for (uint32_t tiles : {fewest, fewest + 1, fewest + 2})
     for (uint32_t d : {0u, 1u, 2u}) sizes.push_back(tiles * tile + d - 1);
-  sizes.push_back(5 * tile + 17);
+  sizes.push_back((fewest + 4) * tile + 17);
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   // Interleave empty and one-key segments between the others.
@@ -74,12 +74,12 @@ TEST_CASE("segmented: sizes around every class boundary, both algorithms" * doct
     const VksortSegmentedSortPlan p = segmentedPlan(s, 1 << 16);
     std::mt19937_64 rng = caseRng(1);
     std::vector<uint32_t> sizes;
-    for (uint32_t edge :
-         {1u, p.microMaxCount, p.tinyMaxCount, p.subgroupMaxCount, p.smallMaxCount, p.smallMaxCount + p.tileKeys})
+    for (uint32_t edge : {1u, p.microMaxCount, p.tinyMaxCount, p.subgroupMaxCount, p.smallMaxCount, p.mediumMaxCount,
+                          p.mediumMaxCount + p.tileKeys})
       for (uint32_t d : {0u, 1u, 2u})
         if (edge + d >= 1) sizes.push_back(edge + d - 1);
     sizes.push_back(0);
-    sizes.push_back(3 * p.tileKeys + 17);
+    sizes.push_back(p.mediumMaxCount + 3 * p.tileKeys + 17);
     uint32_t total = 5;
     for (uint32_t size : sizes) total += size;
     const std::vector<uint32_t> offsets = segmentOffsetsOf(sizes, 3);
@@ -180,7 +180,8 @@ TEST_CASE("segmented: every class boundary +-1 and large segments of 1, 1 + 1 an
     const VksortSegmentedSortPlan p = segmentedPlan(s);
     MESSAGE(what(algorithm, "f64 with 64-bit values: micro up to ")
             << p.microMaxCount << ", tiny up to " << p.tinyMaxCount << ", subgroup up to " << p.subgroupMaxCount
-            << ", small up to " << p.smallMaxCount << ", tiles of " << p.tileKeys);
+            << ", small up to " << p.smallMaxCount << ", medium up to " << p.mediumMaxCount << ", tiles of "
+            << p.tileKeys);
     checkSegments(s, makeCase(kKeys[5], kValues[2], true, kAllBits, what(algorithm, "boundaries")), boundarySizes(p),
                   Dist::Special, rng, 7, 11);
     SegmentedSorter u(VKSORT_KEY_U64, VKSORT_VALUE_INDEX, algorithm);
@@ -219,7 +220,7 @@ TEST_CASE("segmented: stability of equal keys in empty, one-key and boundary-str
         for (uint32_t k = 0; k < 5; ++k) sizes.insert(sizes.end(), {top, k % 2, top + 1, top - 1});
         sizes.push_back(0);
       }
-      sizes.insert(sizes.end(), {p.tileKeys, p.tileKeys + 1, 2, 0, 2 * p.tileKeys + 3, 1});
+      sizes.insert(sizes.end(), {p.tileKeys, p.tileKeys + 1, 2, 0, p.mediumMaxCount + 2 * p.tileKeys + 3, 1});
       for (bool descending : {false, true})
         checkSegments(s, makeCase(*st.key, *st.value, descending, st.range, what(algorithm, distName(st.dist))), sizes,
                       st.dist, rng, 9, 4);
@@ -249,7 +250,7 @@ TEST_CASE("segmented: one segment over every key, and one in the middle with key
     const VksortSegmentedSortPlan p = segmentedPlan(s);
     int variant = 0;
     for (uint32_t n : {1u, p.microMaxCount, p.tinyMaxCount + 1, p.subgroupMaxCount + 1, p.smallMaxCount + 1,
-                       3 * p.tileKeys + 5, 40000u}) {
+                       p.mediumMaxCount + 1, p.mediumMaxCount + 3 * p.tileKeys + 5, 40000u}) {
       const Dist dist = Dist(variant++ % 3);
       const bool descending = variant % 2 == 0;
       const std::vector<uint64_t> keys = makeKeys(n, kKeys[1], dist, rng);
@@ -277,7 +278,9 @@ TEST_CASE("segmented: 2^20 segments, mostly empty and tiny, a few small and larg
     for (int i = 0; i < 1000; ++i) at() = between(1, p.tinyMaxCount);
     for (int i = 0; i < 200; ++i) at() = between(p.tinyMaxCount, p.subgroupMaxCount);
     for (int i = 0; i < 8; ++i) at() = between(p.subgroupMaxCount, p.smallMaxCount);
-    for (int i = 0; i < 2; ++i) at() = between(p.smallMaxCount + 1, p.smallMaxCount + 2 * p.tileKeys);
+    if (p.mediumMaxCount > p.smallMaxCount)
+      for (int i = 0; i < 3; ++i) at() = between(p.smallMaxCount + 1, p.mediumMaxCount);
+    for (int i = 0; i < 2; ++i) at() = between(p.mediumMaxCount + 1, p.mediumMaxCount + 2 * p.tileKeys);
     sizes.front() = 3;
     sizes.back() = p.subgroupMaxCount;
     checkSegments(s,
@@ -313,7 +316,7 @@ TEST_CASE("segmented: offsets past count are clamped to count") {
     SegmentedSorter s(VKSORT_KEY_F32, VKSORT_VALUE_32, algorithm);
     const VksortSegmentedSortPlan p = segmentedPlan(s);
     const SortCase c = makeCase(kKeys[2], kValues[1], false, kAllBits, what(algorithm, "offsets past count"));
-    const uint32_t n = p.smallMaxCount + 3 * p.tileKeys;
+    const uint32_t n = p.mediumMaxCount + 3 * p.tileKeys;
     const std::vector<uint64_t> keys = makeKeys(n, kKeys[2], Dist::Special, rng);
     // The last segments cross the count or lie past it.
     checkSegmentedSort(s, c, keys, {5, 70, n - p.tinyMaxCount / 2, n + 7, n + 5000, 0xfffffff0u, 0xffffffffu});
@@ -332,7 +335,7 @@ TEST_CASE("segmented: a decreasing pair of offsets makes an empty segment") {
     const VksortSegmentedSortPlan p = segmentedPlan(s);
     const SortCase c = makeCase(kKeys[4], kValues[2], true, kAllBits, what(algorithm, "decreasing offsets"));
     const uint32_t tiny = p.tinyMaxCount, small = p.smallMaxCount, tile = p.tileKeys;
-    const uint32_t n = small + 2 * tile + 100;
+    const uint32_t n = p.mediumMaxCount + 2 * tile + 100;
     const std::vector<uint64_t> keys = makeKeys(n, kKeys[4], Dist::Uniform, rng);
     // A decreasing pair at the start (keys before the second offset and
     // after the last one are in no segment) and at the end: no overlap.
@@ -351,8 +354,8 @@ TEST_CASE("segmented: overlapping segments write nothing outside the ranges and 
     SegmentedSorter s(VKSORT_KEY_U32, VKSORT_VALUE_INDEX, algorithm);
     const VksortSegmentedSortPlan p = segmentedPlan(s);
     const SortCase c = makeCase(kKeys[0], kValues[3], false, kAllBits, what(algorithm, "overlapping segments"));
-    const uint32_t tiny = p.tinyMaxCount, small = p.smallMaxCount, tile = p.tileKeys;
-    const uint32_t n = small + 3 * tile + 7;
+    const uint32_t tiny = p.tinyMaxCount, small = p.smallMaxCount, medium = p.mediumMaxCount, tile = p.tileKeys;
+    const uint32_t n = medium + 3 * tile + 7;
     const std::vector<uint64_t> keys = makeKeys(n, kKeys[0], Dist::Uniform, rng);
     // Overlaps within each class, across classes, and large segments whose
     // tiles together no longer fit temp (each covers every key).
@@ -361,6 +364,7 @@ TEST_CASE("segmented: overlapping segments write nothing outside the ranges and 
     checkSegmentedSort(s, c, keys, {0, tiny, tiny / 2, tiny + 3}, -1, true);
     checkSegmentedSort(s, c, keys, {0, sub, sub / 2, sub + sub / 2, 0, sub, 5, micro}, -1, true);
     checkSegmentedSort(s, c, keys, {0, small, 100, small + 100, 50, 60}, -1, true);
+    checkSegmentedSort(s, c, keys, {0, medium, 100, medium + 100, 50, small + 60}, -1, true);
     checkSegmentedSort(s, c, keys, {0, 2 * tile, tile, 3 * tile, 1, tiny, 0, n}, -1, true);
     checkSegmentedSort(s, c, keys, {0, n / 2, 0, n / 2, 1, n / 2 + 1}, -1, true);  // the tiles still fit
     checkSegmentedSort(s, c, keys, {0, n, 0, n, 0, n, 0, n, 0, n}, -1, true);
@@ -487,21 +491,22 @@ TEST_CASE(
   vkDestroyQueryPool(gCtx->device, queries, nullptr);
 }
 
-TEST_CASE("segmented: many large segments of one tile + 1 and just past the small class fill the tile table") {
+TEST_CASE("segmented: many large segments of whole tiles + 1 and just past the medium class fill the tile table") {
   std::mt19937_64 rng = caseRng(116);
   for (VksortAlgorithm algorithm : kAlgorithms) {
     SegmentedSorter s(VKSORT_KEY_U32, VKSORT_VALUE_NONE, algorithm);
     const VksortSegmentedSortPlan p = segmentedPlan(s);
     std::vector<uint32_t> sizes;
-    for (int i = 0; i < 12; ++i) sizes.insert(sizes.end(), {p.tileKeys + 1, p.smallMaxCount + 1});
+    const uint32_t tilesPlusOne = (p.mediumMaxCount / p.tileKeys + 1) * p.tileKeys + 1;
+    for (int i = 0; i < 12; ++i) sizes.insert(sizes.end(), {tilesPlusOne, p.mediumMaxCount + 1});
     checkSegments(s,
                   makeCase(kKeys[0], kValues[0], false, BitRange{0, 12, "bits [0,12)"}, what(algorithm, "tile table")),
                   sizes, Dist::Uniform, rng, 0, 0);
-    // Every key in segments just past the small class: the most tiles the
-    // header promises temp for (count / (smallMaxCount + 1) of them, plus
+    // Every key in segments just past the medium class: the most tiles the
+    // header promises temp for (count / (mediumMaxCount + 1) of them, plus
     // count / tileKeys).
     checkSegments(s, makeCase(kKeys[0], kValues[0], true, kAllBits, what(algorithm, "tile table")),
-                  std::vector<uint32_t>(30, p.smallMaxCount + 1), Dist::Uniform, rng, 0, 0);
+                  std::vector<uint32_t>(30, p.mediumMaxCount + 1), Dist::Uniform, rng, 0, 0);
   }
 }
 
@@ -523,8 +528,9 @@ TEST_CASE("faults: segmented Onesweep's large segments with delayed status, tiny
     chained = !chained;
     SorterHolder s(&f.tuning, VKSORT_KEY_U32, VKSORT_VALUE_32, VKSORT_ALGORITHM_ONESWEEP, 0, false, &f.hooks, true);
     const VksortSegmentedSortPlan p = segmentedPlan(s);
-    const uint32_t t = p.tileKeys, small = p.smallMaxCount;
-    const std::vector<uint32_t> sizes = {3 * t + 1, small + 1, 0, 9 * t + 5, p.microMaxCount, t + 1, 1, 2 * t};
+    const uint32_t t = p.tileKeys, m = p.mediumMaxCount;
+    const std::vector<uint32_t> sizes = {
+        m + 3 * t + 1, p.smallMaxCount + 1, 0, m + 2 * t + 5, p.microMaxCount, m + 1, 1};
     checkSegments(s, makeCase(kKeys[0], kValues[1], false, kAllBits, faultLabel("segmented, ", sh)), sizes,
                   Dist::Uniform, rng);
     checkSegments(s,

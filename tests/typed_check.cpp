@@ -424,13 +424,14 @@ VksortSegmentedSortPlan segmentedPlan(const SorterHolder& s, uint32_t count) {
   REQUIRE(plan.tinyMaxCount >= plan.microMaxCount);
   REQUIRE(plan.subgroupMaxCount >= plan.tinyMaxCount);
   REQUIRE(plan.smallMaxCount >= plan.subgroupMaxCount);
+  REQUIRE(plan.mediumMaxCount >= plan.smallMaxCount);
   REQUIRE(plan.tileKeys >= 1);
   return plan;
 }
 
 std::vector<uint32_t> segmentClassTops(const VksortSegmentedSortPlan& p) {
   std::vector<uint32_t> tops;
-  for (uint32_t top : {p.microMaxCount, p.tinyMaxCount, p.subgroupMaxCount, p.smallMaxCount})
+  for (uint32_t top : {p.microMaxCount, p.tinyMaxCount, p.subgroupMaxCount, p.smallMaxCount, p.mediumMaxCount})
     if (tops.empty() || top > tops.back()) tops.push_back(top);
   return tops;
 }
@@ -447,9 +448,9 @@ std::vector<uint32_t> everyClassSizes(const VksortSegmentedSortPlan& p, std::mt1
     lo = top + 1;
     copies = copies > 2 ? copies / 2 : 1;
   }
-  const uint32_t small = p.smallMaxCount, tile = p.tileKeys;
-  sizes.push_back(between(small + 1, std::max(small + 1, tile)));  // one tile where the tile is larger
-  sizes.push_back(between(std::max(small + 1, 2 * tile + 1), std::max(small + 1, 2 * tile + 1) + tile));
+  const uint32_t medium = p.mediumMaxCount, tile = p.tileKeys;
+  sizes.push_back(between(medium + 1, std::max(medium + 1, tile)));  // one tile where the tile is larger
+  sizes.push_back(between(std::max(medium + 1, 2 * tile + 1), std::max(medium + 1, 2 * tile + 1) + tile));
   std::shuffle(sizes.begin(), sizes.end(), rng);
   return sizes;
 }

@@ -116,16 +116,16 @@ std::vector<uint32_t> segmentOffsetsOf(const std::vector<uint32_t>& sizes, uint3
 // `count` keys over every bit.
 VksortSegmentedSortPlan segmentedPlan(const SorterHolder& s, uint32_t count = 1u << 16);
 
-// The largest segment of each class sorted by a network (micro, tiny,
-// subgroup, small), increasing; a class whose bound equals the one below
-// (the device has none of it) is left out.
+// The largest segment of each class sorted without tiles (micro, tiny,
+// subgroup, small, medium), increasing; a class whose bound equals the one
+// below (the device has none of it) is left out.
 std::vector<uint32_t> segmentClassTops(const VksortSegmentedSortPlan& p);
 
 // Segment sizes that cover every size class of p, in random order: empty,
 // one key, the top of each network class and random sizes in it (several
 // of the micro and tiny ones, which share a subgroup), a large segment of
-// one tile (where tileKeys > smallMaxCount; else just past the small class)
-// and one of several tiles.
+// one tile (where tileKeys > mediumMaxCount; else just past the medium
+// class) and one of several tiles.
 std::vector<uint32_t> everyClassSizes(const VksortSegmentedSortPlan& p, std::mt19937_64& rng);
 
 // checkSegmentedSort of `dist` keys in consecutive segments of `sizes`,

@@ -463,6 +463,9 @@ VksortResult vksortRecordSort(VksortSorter sorter, VkCommandBuffer commandBuffer
 //  - small segments (up to smallMaxCount keys, 2,048 where shared memory
 //    holds them): one workgroup sorts each in shared memory (the same
 //    network);
+//  - medium segments (Onesweep sorters, up to mediumMaxCount keys: 4,096):
+//    one workgroup sorts each with radix passes of its own, tile after tile,
+//    waiting on no other workgroup;
 //  - large segments: LSD radix passes over tiles of tileKeys keys that never
 //    straddle two segments. With Onesweep, a histogram kernel counts each
 //    segment's digits, and the reorder passes (a dispatch per pass, or up to
@@ -527,7 +530,7 @@ typedef struct VksortSegmentedSortInfo {
 // for a plain sort. temp holds, whatever the data:
 //  - the binned segment lists: 16 bytes per segment;
 //  - the large segments' tiles, of which there are at most T = maxCount /
-//    tileKeys + maxCount / (smallMaxCount + 1) (rounded up): 16 bytes each;
+//    tileKeys + maxCount / (mediumMaxCount + 1) (rounded up): 16 bytes each;
 //  - Onesweep: its header and status ring (about 1.5 MiB, as for a plain
 //    sort), and a digit histogram of every pass for each large segment there
 //    may be, min(maxSegments, T) of them: 4 KiB and 16 bytes each for 32-bit
@@ -535,8 +538,8 @@ typedef struct VksortSegmentedSortInfo {
 //  - the portable algorithm: the tiles' digit counts, 4 x 2^R bytes per tile
 //    (R = portableRadixBits), and their scan's block sums.
 // The large segments' terms assume the worst, segments just above
-// smallMaxCount. On NVIDIA with u32 keys and values (tileKeys 10,240,
-// smallMaxCount 2,048): 3.9 MiB for 2^20 keys in 1,024 segments, 11.2 MiB
+// mediumMaxCount. On NVIDIA with u32 keys and values (tileKeys 10,240,
+// mediumMaxCount 4,096): 2.9 MiB for 2^20 keys in 1,024 segments, 7.2 MiB
 // for 2^22 keys in 4,096 segments. countSize is 4: the segment count's.
 // Usage flags and alignments as for a plain sort.
 VksortResult vksortGetSegmentedMemoryRequirements(VksortSorter sorter, uint32_t maxCount, uint32_t maxSegments,

@@ -139,7 +139,8 @@ def engine_range(rows):
     return lines if sizes else []
 
 
-SEGMENT_WORKLOADS = ["65536x16", "16384x64", "1024x1024", "16x65536", "256x16384", "powerlaw4096", "1x4194304"]
+SEGMENT_WORKLOADS = ["65536x16", "16384x64", "1024x1024", "512x4096", "16x65536", "256x16384", "powerlaw4096",
+                     "1x4194304"]
 SEGMENTED_CUB = ("cub DeviceSegmentedSort::StableSort", "cub DeviceSegmentedRadixSort::Sort")
 
 

@@ -23,7 +23,7 @@
 #         bvh-morton30-1M        morton keys + index, bits [0, 30), 2^20 keys
 #         tiles-u64b45-8M        u64 keys + u32 values, bits [0, 45), 2^23 keys
 #   (g) segmented sorts (--segmented) of u32 keys + u32 values over the
-#       workloads 65536x16, 16384x64, 1024x1024, 16x65536, 256x16384,
+#       workloads 65536x16, 16384x64, 1024x1024, 512x4096, 16x65536, 256x16384,
 #       powerlaw4096 and 1x4194304 (vksort's rows include the same segments
 #       sorted with the segment index in the high key bits; CUB's are
 #       DeviceSegmentedSort and DeviceSegmentedRadixSort), and of u32 keys
@@ -154,7 +154,7 @@ main() {
   fi
   # (g) segmented sorts.
   if on g; then
-    both g-u32-u32 --value u32 --segmented 65536x16,16384x64,1024x1024,16x65536,256x16384,powerlaw4096,1x4194304
+    both g-u32-u32 --value u32 --segmented 65536x16,16384x64,1024x1024,512x4096,16x65536,256x16384,powerlaw4096,1x4194304
     both g-u32 --value none --segmented 16384x64
   fi
   # (d) CUB at Vulkan's shared-memory budget.

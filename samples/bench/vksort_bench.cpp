@@ -500,8 +500,9 @@ bool runSegmented(const SegmentedBench& b, const std::vector<std::string>& workl
       return c.ok;
     };
     char classes[160];
-    std::snprintf(classes, sizeof classes, ",\"path\":\"segmented\",\"tiny_max\":%u,\"small_max\":%u,\"tile\":%u",
-                  plan.tinyMaxCount, plan.smallMaxCount, plan.tileKeys);
+    std::snprintf(classes, sizeof classes,
+                  ",\"path\":\"segmented\",\"tiny_max\":%u,\"small_max\":%u,\"medium_max\":%u,\"tile\":%u",
+                  plan.tinyMaxCount, plan.smallMaxCount, plan.mediumMaxCount, plan.tileKeys);
     allOk &=
         row(b.algorithmName + " segmented", times, check, req.tempSize, req.tempSize + keyBytes + valueBytes, classes);
 

@@ -867,17 +867,17 @@ void Viewer::buildWindow() {
     ImGui::Text("vksort segmented sort: %u segments (1 per emitter), %s keys, bits [%u, 32),", emitterCount_,
                 keyMode_ == 0 ? "f32" : "u32", ssi.sort.beginBit);
     ImGui::Text("descending (far first), u32 particle ids as values, culled ones last");
-    ImGui::Text("by size: <= %u keys a subgroup, <= %u a workgroup, else %u radix pass%s", plan.tinyMaxCount,
-                plan.smallMaxCount, plan.passes, plan.passes == 1 ? "" : "es");
+    ImGui::Text("by size: <= %u keys a subgroup, <= %u a workgroup, else %u radix pass%s over tiles", plan.tinyMaxCount,
+                plan.mediumMaxCount, plan.passes, plan.passes == 1 ? "" : "es");
     ImGui::Text("emitters (segments), drawn farthest first by the depth of their centre:");
     for (uint32_t k = 0; k < emitterCount_; ++k) {
       const uint32_t e = order_[k], n = activeOf_[e], c = kEmitters[e].color;
       const ImVec4 tint(float(c & 255u) / 255, float((c >> 8) & 255u) / 255, float((c >> 16) & 255u) / 255, 1);
       ImGui::TextColored(tint, "  %-7s %8u keys, %-9s %8u visible", kEmitters[e].name, n,
-                         n == 0                    ? "empty"
-                         : n <= plan.tinyMaxCount  ? "subgroup"
-                         : n <= plan.smallMaxCount ? "workgroup"
-                                                   : "radix",
+                         n == 0                     ? "empty"
+                         : n <= plan.tinyMaxCount   ? "subgroup"
+                         : n <= plan.mediumMaxCount ? "workgroup"
+                                                    : "radix",
                          visibleOf_[e]);
     }
     ImGui::Checkbox("sort back to front (off: blending artefacts)", &sort_);
