@@ -411,12 +411,14 @@ bool sortTile(uint pass) {
 
 #ifdef VKSORT_SEGMENT_TILES
 // MEDIUM_SEGMENTS: the workgroup sorts one medium segment on its own, with
-// no status ring and no other workgroup: it counts the digits of every pass
-// over the segment's keys, scans them into each digit's first position,
-// then runs each pass over the segment's tiles in order, each tile's digits
-// going where the tiles before it left off. Pass p reads buffer p % 2 and
-// writes the other, as the one-workgroup sort does, so the segment ends
-// where the pass count says.
+// no status ring and no other workgroup: each pass runs over the segment's
+// tiles in order, as the one-workgroup sort's passes run over its only
+// tile. Pass p reads buffer p % 2 and writes the other, as there, so the
+// segment ends where the pass count says. With SHARED_PASSES the segment is
+// one tile (the dispatcher's bound) and stays in shared memory between
+// passes. A segment of several tiles first counts the digits of every pass
+// over its keys and scans them into each digit's first position; each
+// tile's digits then go where the tiles before it left off.
 void sortMediumSegment() {
   const uint tid = gl_LocalInvocationIndex;
   const uint s = segmentGridIndex();
@@ -426,36 +428,45 @@ void sortMediumSegment() {
   // Keys stay in their segment even where overlapping segments (bad
   // offsets) change its keys between the count and a pass.
   gDstSegment = segment;
-  const uint words = pc.passes * VKSORT_RADIX;
-  for (uint base = 0; base < words; base += WG_SIZE)
-    if (base + tid < words) sSegmentNext[base + tid] = 0u;
-  barrier();
-  for (uint start = segment.x; start < segment.y; start += TILE) {
-    const uint n = min(TILE, segment.y - start);
-    [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
-      const uint at = i * WG_SIZE + tid;
-      if (at < n) {
-        const uvec2 k = loadKey(0u, start + at);
-        for (uint p = 0; p < pc.passes; ++p) atomicAdd(sSegmentNext[p * VKSORT_RADIX + digitOf(k, p)], 1u);
-      }
-    }
-  }
-  barrier();
-  for (uint p = 0; p < pc.passes; ++p) {
-    for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE)
-      if (base + tid < VKSORT_RADIX) sScan[base + tid] = sSegmentNext[p * VKSORT_RADIX + base + tid];
+  const bool tiles = segment.y - segment.x > TILE;  // uniform
+  if (tiles) {
+    const uint words = pc.passes * VKSORT_RADIX;
+    for (uint base = 0; base < words; base += WG_SIZE)
+      if (base + tid < words) sSegmentNext[base + tid] = 0u;
     barrier();
-    scanDigitsExclusive();
-    for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE)
-      if (base + tid < VKSORT_RADIX) sSegmentNext[p * VKSORT_RADIX + base + tid] = segment.x + sScan[base + tid];
-    barrier();
-  }
-  for (uint pass = 0; pass < pc.passes; ++pass) {
     for (uint start = segment.x; start < segment.y; start += TILE) {
       const uint n = min(TILE, segment.y - start);
+      [[unroll]] for (uint i = 0; i < KEYS_PER_THREAD; ++i) {
+        const uint at = i * WG_SIZE + tid;
+        if (at < n) {
+          const uvec2 k = loadKey(0u, start + at);
+          for (uint p = 0; p < pc.passes; ++p) atomicAdd(sSegmentNext[p * VKSORT_RADIX + digitOf(k, p)], 1u);
+        }
+      }
+    }
+    barrier();
+    for (uint p = 0; p < pc.passes; ++p) {
+      for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE)
+        if (base + tid < VKSORT_RADIX) sScan[base + tid] = sSegmentNext[p * VKSORT_RADIX + base + tid];
+      barrier();
+      scanDigitsExclusive();
+      for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE)
+        if (base + tid < VKSORT_RADIX) sSegmentNext[p * VKSORT_RADIX + base + tid] = segment.x + sScan[base + tid];
+      barrier();
+    }
+  }
+  for (uint pass = 0; pass < pc.passes; ++pass) {
+    // SHARED_PASSES after pass 0: the tile is in sWork, where the histograms go.
+    const bool fromShared = SHARED_PASSES && pass != 0u;
+    for (uint start = segment.x; start < segment.y; start += TILE) {
+      const uint n = min(TILE, segment.y - start);
+      if (fromShared) {
+        loadTile(pass, 0u, n);
+        barrier();
+      }
       clearSubgroupHistograms();
       barrier();
-      loadTile(pass, start, n);
+      if (!fromShared) loadTile(pass, start, n);
       rankTile(pass, n);
       barrier();
       for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE) {
@@ -471,16 +482,20 @@ void sortMediumSegment() {
       for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE) {
         const uint d = base + tid;
         if (d >= VKSORT_RADIX) continue;
-        const uint next = sSegmentNext[pass * VKSORT_RADIX + d];
-        sSegmentNext[pass * VKSORT_RADIX + d] = next + sDigitBase[d];
-        sDigitBase[d] = next - sScan[d];
+        // The only tile: its local starts from the segment's begin.
+        uint prefix = start + sScan[d];
+        if (tiles) {
+          prefix = sSegmentNext[pass * VKSORT_RADIX + d];
+          sSegmentNext[pass * VKSORT_RADIX + d] = prefix + sDigitBase[d];
+        }
+        sDigitBase[d] = prefix - sScan[d];
       }
       barrier();
       writeKeys(pass, n);
       writeValues(pass, n);
-      barrier();  // the next tile reuses shared memory
+      barrier();  // the next tile (or pass) reuses shared memory
     }
-    barrierAll();  // this pass's output is the next pass's input
+    if (!SHARED_PASSES) barrierAll();  // this pass's output is the next pass's input
   }
 }
 #endif

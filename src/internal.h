@@ -189,7 +189,8 @@ struct Config {
   // subgroup, segmentSubgroupKeys keys per lane); the small class's (one
   // workgroup; 0: none); and the medium class's largest segment (Onesweep
   // sorters: one workgroup's radix passes in the one-workgroup kernel's
-  // shape; 0: none).
+  // shape; 0: none), and whether it keeps the segment in shared memory
+  // between passes (where the segment is one tile and fits).
   bool segmented;
   uint32_t segmentBinsWorkgroup;
   uint32_t segmentGroup;
@@ -198,6 +199,7 @@ struct Config {
   uint32_t segmentSmallWorkgroup;
   uint32_t segmentSmallKeys;
   uint32_t segmentMediumKeys;
+  bool segmentMediumInShared;
 
   uint32_t tileKeys() const { return t.workgroupSize * t.keysPerThread; }
   uint32_t oneWorkgroupKeys() const { return t.oneWorkgroupSize * t.oneWorkgroupKeysPerThread; }

@@ -229,10 +229,13 @@ SpecConstants kernelConstants(const Config& c, Kernel k) {
     case kKernelSegmentOnesweep:
       return onesweepConstants(c, t.workgroupSize, t.keysPerThread, t.stagingRounds, t.lookbackLanes);
     case kKernelSegmentMedium: {
-      // The one-workgroup kernel's shape; the tile goes through the buffers.
+      // The one-workgroup kernel's shape, with the segment in shared memory
+      // or going through the buffers.
       SpecConstants sc = onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, 1, 1);
       sc.oneWorkgroup = 1;
       sc.segmentSmallMax = c.segmentSmallMax();
+      sc.tileInShared = c.segmentMediumInShared;
+      if (sc.tileInShared) sc.oneWordStaging = 0;  // the tile in shared memory keeps both words
       return sc;
     }
     case kKernelSegmentBins: {

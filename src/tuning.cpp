@@ -311,9 +311,10 @@ VksortResult checkPortableTable(const Config& c) {
 //    even twice the subgroup size does not (the subgroup class then ends at
 //    the next one).
 //  - medium (Onesweep sorters): a workgroup in the one-workgroup kernel's
-//    shape sorts one segment of up to 4,096 keys with radix passes, tile
-//    after tile; none where its shared memory does not fit (the small class
-//    then ends at the large one).
+//    shape sorts one segment of up to 4,096 keys with radix passes, in
+//    shared memory where the segment is one tile and fits there with its
+//    values, else tile after tile through the buffers; none where even that
+//    does not fit (the small class then ends at the large one).
 void chooseSegmentShapes(Config* c) {
   const uint32_t sg = c->subgroupSize, granule = c->workgroupGranule;
   c->segmented = true;
@@ -335,14 +336,20 @@ void chooseSegmentShapes(Config* c) {
     }
   }
   c->segmentMediumKeys = 0;
+  c->segmentMediumInShared = false;
   if (c->algorithm == VKSORT_ALGORITHM_ONESWEEP) {
     const uint32_t wg = c->t.oneWorkgroupSize, kpt = c->t.oneWorkgroupKeysPerThread;
+    const uint64_t extra = segmentOnesweepExtraSharedBytes(true, c->keyWords);
     const uint32_t itemWords = stageOneWord(*c, wg, kpt, 1)  ? 1
                                : c->keyWords > c->valueWords ? c->keyWords
                                                              : c->valueWords;
-    if (onesweepSharedBytes(wg, kpt, sg, itemWords) + segmentOnesweepExtraSharedBytes(true, c->keyWords) <=
-        c->maxShared)
+    if (kSegmentMediumKeys <= wg * kpt &&
+        onesweepSharedBytes(wg, kpt, sg, c->keyWords + c->valueWords) + extra <= c->maxShared) {
       c->segmentMediumKeys = kSegmentMediumKeys;
+      c->segmentMediumInShared = true;
+    } else if (onesweepSharedBytes(wg, kpt, sg, itemWords) + extra <= c->maxShared) {
+      c->segmentMediumKeys = kSegmentMediumKeys;
+    }
   }
 }
 

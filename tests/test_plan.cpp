@@ -990,3 +990,23 @@ TEST_CASE("plan: segmented sorts' commands, in order, and the medium class only 
   CHECK(p.segmented.mediumMaxCount == p.segmented.smallMaxCount);
   CHECK(describe(p).find("medium") == std::string::npos);
 }
+
+TEST_CASE("plan: medium segments stay in shared memory where one tile holds them with their values") {
+  const auto medium = [](Device d, VksortKeyType key, VksortValueType value, const VksortTuning* tuning) {
+    const Sorter s(d, key, value, tuning, VKSORT_ALGORITHM_ONESWEEP, 0, true);
+    REQUIRE(s.created == VKSORT_SUCCESS);
+    CHECK(s.config.segmentMediumMax() == 4096);
+    return s.config.segmentMediumInShared;
+  };
+  CHECK(medium(Device::Nvidia, VKSORT_KEY_U32, VKSORT_VALUE_32, nullptr));  // 512 x 8 keys, 2 words each
+  CHECK(medium(Device::Nvidia, VKSORT_KEY_F64, VKSORT_VALUE_NONE, nullptr));
+  CHECK(!medium(Device::Nvidia, VKSORT_KEY_F64, VKSORT_VALUE_INDEX, nullptr));   // 3 words a key: 49.5 KiB
+  CHECK(!medium(Device::Nvidia, VKSORT_KEY_U64, VKSORT_VALUE_64, nullptr));      // 4 words a key: 64 KiB
+  CHECK(!medium(Device::Lavapipe, VKSORT_KEY_U32, VKSORT_VALUE_NONE, nullptr));  // 128 x 4 keys: 8 tiles
+  // test_segmented.cpp's shapes for lavapipe: one tile of 128 x 32 keys.
+  VksortTuning tuning{};
+  tuning.oneWorkgroupSize = 128;
+  tuning.oneWorkgroupKeysPerThread = 32;
+  CHECK(medium(Device::Lavapipe, VKSORT_KEY_U32, VKSORT_VALUE_NONE, &tuning));
+  CHECK(!medium(Device::Lavapipe, VKSORT_KEY_F32, VKSORT_VALUE_INDEX, &tuning));
+}

@@ -143,6 +143,43 @@ TEST_CASE("segmented: chained large segments count their own digits, every key t
   }
 }
 
+TEST_CASE("segmented: medium segments of one tile, in shared memory and through the buffers") {
+  // lavapipe's one-workgroup tile (128 x 4 keys) makes a medium segment
+  // several tiles; a tile of 128 x 32 keys holds the largest in one. Keys
+  // alone then stay in shared memory between passes; with values they do
+  // not fit there (32 KiB) and the passes go through the buffers
+  // (test_plan.cpp checks which).
+  std::mt19937_64 rng = caseRng(127);
+  VksortTuning tuning{};
+  tuning.oneWorkgroupSize = 128;
+  tuning.oneWorkgroupKeysPerThread = 32;
+  struct Medium {
+    int key, value;
+    BitRange ranges[2];
+  };
+  const Medium cases[] = {{0, 0, {kAllBits, BitRange{4, 20, "bits [4,20)"}}},
+                          {2, 3, {kAllBits, BitRange{0, 24, "bits [0,24)"}}}};
+  int variant = 0;
+  for (const Medium& m : cases) {
+    const KeyInfo& key = kKeys[m.key];
+    const ValueInfo& value = kValues[m.value];
+    SorterHolder s(&tuning, key.type, value.type, VKSORT_ALGORITHM_ONESWEEP, 0, false, nullptr, true);
+    const VksortSegmentedSortPlan p = segmentedPlan(s);
+    REQUIRE(p.mediumMaxCount > p.smallMaxCount);
+    for (const BitRange& range : m.ranges) {
+      std::vector<uint32_t> sizes = {p.smallMaxCount,      p.smallMaxCount + 1,  0, p.mediumMaxCount, 1,
+                                     p.mediumMaxCount - 1, p.mediumMaxCount + 1, 7};
+      for (int i = 0; i < 4; ++i)
+        sizes.push_back(p.smallMaxCount + 1 + uint32_t(rng() % (p.mediumMaxCount - p.smallMaxCount)));
+      const Dist dist = Dist(variant++ % 3);
+      checkSegments(s,
+                    makeCase(key, value, variant % 2 == 0, range,
+                             what(VKSORT_ALGORITHM_ONESWEEP, std::string("medium in one tile, ") + distName(dist))),
+                    sizes, dist, rng, 3, 5);
+    }
+  }
+}
+
 TEST_CASE("segmented: Onesweep, every 32-bit key type x value type x order with a bit range, in every size class") {
   everyTypeInEveryClass(VKSORT_ALGORITHM_ONESWEEP, 32, 121);
 }

@@ -464,8 +464,8 @@ VksortResult vksortRecordSort(VksortSorter sorter, VkCommandBuffer commandBuffer
 //    holds them): one workgroup sorts each in shared memory (the same
 //    network);
 //  - medium segments (Onesweep sorters, up to mediumMaxCount keys: 4,096):
-//    one workgroup sorts each with radix passes of its own, tile after tile,
-//    waiting on no other workgroup;
+//    one workgroup sorts each with radix passes of its own, in shared
+//    memory where the segment fits there, waiting on no other workgroup;
 //  - large segments: LSD radix passes over tiles of tileKeys keys that never
 //    straddle two segments. With Onesweep, a histogram kernel counts each
 //    segment's digits, and the reorder passes (a dispatch per pass, or up to
