@@ -169,7 +169,8 @@ typedef struct VksortSegmentedSortPlan {
   uint32_t tinyMaxCount;      // up to this many: a few lanes each, several per subgroup
   uint32_t subgroupMaxCount;  // up to this many: one subgroup each
   uint32_t smallMaxCount;     // up to this many: one workgroup each, in shared memory
-  uint32_t mediumMaxCount;    // up to this many: one workgroup each, radix passes (Onesweep); larger: tiles
+  uint32_t mediumMaxCount;    // up to this many: one workgroup each, radix passes (Onesweep sorters;
+                              // elsewhere smallMaxCount); larger: radix passes over tiles
   uint32_t tileKeys;          // keys per tile of the large segments' passes
   uint32_t maxTiles;          // the most tiles the large segments may have
   VksortResultBuffer resultBuffer;
