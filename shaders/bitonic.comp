@@ -242,6 +242,10 @@ void main() {
     if (!IN_SUBGROUP && count > WG_SIZE * KEYS_PER_THREAD) return;
   }
   const uvec2 mask = rangeMask();
+  // Argsort makes each value its key's input index, but the buckets of split
+  // segments (VKSORT_FLAG_BUCKETS) have theirs already: the split pass made
+  // them.
+  const bool makeIndex = VALUE_INDEX && (pc.flags & VKSORT_FLAG_BUCKETS) == 0u;
   // The network sorts the first `size` elements: count rounded up to a
   // power of two. Elements past it take no part.
   uint size = count <= 1u ? 1u : 1u << (findMSB(count - 1u) + 1);
@@ -389,11 +393,11 @@ void main() {
       stageOutput(address(pc.keysOut), KEY_WORDS, w, first, count, t, words);
     }
     [[unroll]] for (uint w = 0; w < VALUE_WORDS; ++w) {
-      if (!VALUE_INDEX) stageIn(address(pc.valuesIn), VALUE_WORDS, w, first, count);
+      if (!makeIndex) stageIn(address(pc.valuesIn), VALUE_WORDS, w, first, count);
       [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
         const uint i = t * KEYS_PER_THREAD + e;
         words[e] = 0u;
-        if (i < count) words[e] = VALUE_INDEX ? first + gIndex[e] : sStage[stageWord(stageSlot(gIndex[e]))];
+        if (i < count) words[e] = makeIndex ? first + gIndex[e] : sStage[stageWord(stageSlot(gIndex[e]))];
       }
       stageOutput(address(pc.valuesOut), VALUE_WORDS, w, first, count, t, words);
     }
@@ -408,7 +412,7 @@ void main() {
     } else if (t * KEYS_PER_THREAD + e < count) {
       const uint from = first + gIndex[e];
       keys[e] = loadKeyWords(address(pc.keysIn), from);
-      if (VALUE_INDEX)
+      if (makeIndex)
         values[e].x = from;
       else if (VALUE_WORDS == 1)
         values[e].x = U32Buf(address(pc.valuesIn)).v[from];

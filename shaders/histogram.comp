@@ -32,11 +32,13 @@ const bool SEGMENT_TILES = false;
 #define SEGMENT_RING_SLOTS RING_SLOTS
 #define TABLE_RADIX_BITS RADIX_BITS
 #include "segments.glsl"
+#include "segment_list.glsl"
 
 const uint KEYS_PER_TURN = 8;
 
 shared uint sHist[VKSORT_MAX_PASSES * VKSORT_RADIX];
 shared bool sLast;
+shared uint sBiggest;  // the segmented form: the segment's largest bucket
 
 // The segmented form: one workgroup per tile of the large segments (the
 // reorder kernel's tiles, pc.tileKeys keys). Each clears a ring slot (all of
@@ -45,6 +47,19 @@ shared bool sLast;
 // segment's tiles to finish (a done counter per segment) turns them into the
 // positions of each digit's first key: the segment's begin plus the
 // exclusive scan.
+//
+// That last workgroup also splits the segment where every bucket of its top
+// digit (the keys of one digit of the last pass) holds at most SMALL_MAX
+// keys: then its tiles sort it by that digit alone in pass 0 (the top
+// pass's starts go to pass 0's row, and its tile entries carry
+// VKSORT_SEG_TILE_SPLIT), skip the later passes, and each bucket goes to the
+// buckets' lists (segments.glsl), to be sorted as a segment of its own by
+// the class kernels once the passes are done. One radix pass and a sort in
+// registers or shared memory then replace the passes that are left: for
+// segments of a few thousand to a few hundred thousand keys, whose top
+// digits spread them, that moves each key through memory twice instead of
+// once per pass. A segment whose keys crowd into a few top digits keeps
+// its passes.
 void countSegmentTile() {
   const uint tid = gl_LocalInvocationIndex;
   const uint bins = pc.passes * VKSORT_RADIX;
@@ -96,6 +111,37 @@ void countSegmentTile() {
     scanDigitsExclusive();
     for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) hist.v[p * VKSORT_RADIX + d] = st.begin + sScan[d];
     barrier();
+  }
+
+  // sScan holds the top pass's starts in the segment. Split it?
+  if (pc.passes < 2u || SPLIT_BUCKET_MAX == 0u) return;  // uniform
+  const uint size = st.end - st.begin;
+  if (tid == 0u) sBiggest = 0u;
+  barrier();
+  uint biggest = 0u;
+  for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE)
+    biggest = max(biggest, (d + 1u < VKSORT_RADIX ? sScan[d + 1u] : size) - sScan[d]);
+  biggest = subgroupMax(biggest);
+  if (subgroupElect()) atomicMax(sBiggest, biggest);
+  barrier();
+  if (sBiggest > SPLIT_BUCKET_MAX) return;  // uniform
+  // A place in the buckets' area, for as many segments as valid offsets can
+  // split; more (only where segments overlap) keep their passes.
+  U32Buf splitHeader = U32Buf(splitArea());
+  if (tid == 0u) sLast = atomicAdd(splitHeader.v[VKSORT_SEG_SPLIT_COUNT], 1u) < splitCapacity();
+  barrier();
+  if (!sLast) return;  // uniform
+  for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) hist.v[d] = st.begin + sScan[d];
+  for (uint t = tid; t < st.tiles; t += WG_SIZE) segmentTiles().v[st.first + t].w = st.large | VKSORT_SEG_TILE_SPLIT;
+  U32x2Buf splitList = U32x2Buf(addressAdd(splitArea(), uint(VKSORT_SEG_HEADER_BYTES)));
+  for (uint base = 0; base < VKSORT_RADIX; base += WG_SIZE) {  // the same turns in every invocation
+    const uint d = base + tid;
+    uint begin = 0u, end = 0u;
+    if (d < VKSORT_RADIX) {
+      begin = st.begin + sScan[d];
+      end = st.begin + (d + 1u < VKSORT_RADIX ? sScan[d + 1u] : size);
+    }
+    listSegment(splitHeader, splitList, VKSORT_RADIX * splitCapacity(), begin, end);
   }
 }
 

@@ -329,6 +329,25 @@ bool sortTile(uint pass) {
     // offsets) changed them between the histogram and this pass.
     gDstSegment = uvec2(st.begin, st.end);
     tile -= st.first;
+    // The pass whose digits the tile sorts by (status_ring.glsl): its own,
+    // but a split segment's (histogram.comp) tiles sort by the last pass's
+    // digit in pass 0, whose digit starts the histogram kernel made the top
+    // digit's, and skip the later passes. Its buckets are sorted after the
+    // passes. (Only the histogram kernel splits: never with CHAINED.)
+    // Such a tile retires at once, not in its turn: the tail counts it
+    // early, which may only make a later tile take a ring slot early, and
+    // a look-back that misses the entry there count the tile's digits
+    // itself (status_ring.glsl).
+    gDigitPass = pass;
+    if ((info.w & VKSORT_SEG_TILE_SPLIT) != 0u) {
+      if (pass != 0u) {
+        if (tid == 0)
+          atomicAdd(counters().v[VKSORT_CTR_TAIL(pass)], 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
+                    gl_SemanticsRelaxed);
+        return true;
+      }
+      gDigitPass = pc.passes - 1u;
+    }
     tileStart = st.start;
     tileCount = st.count;
     globalStart = segmentHistogram(st.large);
@@ -344,7 +363,7 @@ bool sortTile(uint pass) {
   // The slot must be free before the first publication, after rankTile's
   // barrier; waiting here lets the tail's load overlap the key loads.
   if (!ONE_WORKGROUP && tid == 0) waitForRingSlot(pass, tile);
-  rankTile(pass, tileCount);
+  rankTile(SEGMENT_TILES ? gDigitPass : pass, tileCount);
   barrier();
   // Pass 0's digit starts, and the ring cleared, before anything is
   // published or looked up.
@@ -378,7 +397,7 @@ bool sortTile(uint pass) {
   // must be ordered after them.
   barrierAll();
   scanTileDigits(tileCount);  // sScan: local start of each digit in the tile
-  sortTileLocally(pass, tileCount);
+  sortTileLocally(SEGMENT_TILES ? gDigitPass : pass, tileCount);
 
   // Tiles after the first look back (and publish each digit's inclusive
   // prefix once the walks of its subgroup have ended).
@@ -400,7 +419,7 @@ bool sortTile(uint pass) {
   }
   barrierAll();
 
-  writeKeys(pass, tileCount);
+  writeKeys(SEGMENT_TILES ? gDigitPass : pass, tileCount);
   writeValues(pass, tileCount);
   // CHAINED: the tile's writes come before its retirement, which releases
   // them to the next pass, and the next item reuses shared memory after it.

@@ -80,6 +80,11 @@
 //   [..., ...)           Onesweep only: per large segment, its histograms
 //                        (VKSORT_SEG_HISTOGRAM_WORDS(passes) u32 each),
 //                        zeroed with vkCmdFillBuffer before every sort
+//   [..., ...)           Onesweep only, where large segments may be split:
+//                        the buckets' area, laid out as the segments' area
+//                        from its start (a header zeroed before every
+//                        sort, then 2 C uvec2 lists for C buckets): the
+//                        buckets of the split segments, by size class
 // With Onesweep the area follows the header and the ring (VKSORT_TEMP_*
 // above) instead of the tile table.
 #define VKSORT_SEG_TINY_COUNT 0          // tiny segments binned
@@ -95,6 +100,10 @@
 #define VKSORT_SEG_SUBGROUP_COUNT 22     // subgroup-class segments binned
 #define VKSORT_SEG_MICRO_DISPATCH 24     // VkDispatchIndirectCommand: 3 u32
 #define VKSORT_SEG_SUBGROUP_DISPATCH 28  // VkDispatchIndirectCommand: 3 u32
+#define VKSORT_SEG_SPLIT_COUNT 31        // the buckets' area: segments split (may pass its capacity)
+// A large segment's tile entries (their number among the large ones) carry
+// this bit once the segment is split.
+#define VKSORT_SEG_TILE_SPLIT 0x80000000u
 // A large segment's histograms: 256 u32 per pass, then its done counter,
 // padded to 16 bytes.
 #define VKSORT_SEG_HISTOGRAM_WORDS(passes) ((passes)*VKSORT_RADIX + 4u)
@@ -120,6 +129,10 @@
 // take the one-workgroup path (then the dispatches that follow have no
 // workgroups).
 #define VKSORT_FLAG_HEAD_INDIRECT 2u
+// The bitonic kernels sort the buckets of split segments (segments.glsl):
+// values are read from valuesIn, also for argsort, whose pass over the top
+// digit made them.
+#define VKSORT_FLAG_BUCKETS 4u
 
 // One push-constant block for every kernel (std430 in GLSL, 128 bytes: the
 // least maxPushConstantsSize that Vulkan allows).
@@ -153,7 +166,9 @@ struct VksortPush {
   VKSORT_U32 histogramKeys;
   VKSORT_U32 histogramWorkgroups;
   // Segmented sorts: the segments' list capacity (the segmentCount given at
-  // record time). The bins kernel reads the offsets from keysIn.
+  // record time; the buckets' kernels: the buckets' capacity, with temp
+  // moved so that their area is where the segments' area would be). The
+  // bins kernel reads the offsets from keysIn.
   VKSORT_U32 segmentCount;
 };
 

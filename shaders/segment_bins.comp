@@ -30,19 +30,6 @@ layout(local_size_x_id = VKSORT_SC_WG_SIZE) in;
 layout(constant_id = VKSORT_SC_WG_SIZE) const uint WG_SIZE = 256;
 layout(constant_id = VKSORT_SC_SG_SIZE) const uint SG_SIZE = 32;
 layout(constant_id = VKSORT_SC_RADIX_BITS) const uint RADIX_BITS = 8;  // the tile table's digit width
-// The classes' largest segments, smallest class first.
-layout(constant_id = VKSORT_SC_SEGMENT_MICRO_MAX) const uint MICRO_MAX = 16;
-layout(constant_id = VKSORT_SC_SEGMENT_TINY_MAX) const uint TINY_MAX = 64;
-layout(constant_id = VKSORT_SC_SEGMENT_SUBGROUP_MAX) const uint SUBGROUP_MAX = 256;
-layout(constant_id = VKSORT_SC_SEGMENT_SMALL_MAX) const uint SMALL_MAX = 2048;
-layout(constant_id = VKSORT_SC_SEGMENT_MEDIUM_MAX) const uint MEDIUM_MAX = 2048;  // SMALL_MAX: no medium class
-// The kernels of lanes: subgroups per workgroup, and the tiny class's lanes
-// per segment. Segments per workgroup of each class's kernel:
-layout(constant_id = VKSORT_SC_SEGMENT_GROUP) const uint GROUP = 4;
-layout(constant_id = VKSORT_SC_SEGMENT_LANES) const uint TINY_LANES = 8;
-const uint MICRO_PER_GROUP = GROUP * SG_SIZE;
-const uint TINY_PER_GROUP = GROUP * SG_SIZE / TINY_LANES;
-const uint SUBGROUP_PER_GROUP = GROUP;
 // common.glsl's key helpers need these; the bins kernel reads no keys.
 const uint KEY_WORDS = 1;
 const uint KEY_KIND = 0;
@@ -52,29 +39,7 @@ layout(constant_id = VKSORT_SC_RING_SLOTS) const uint SEGMENT_RING_SLOTS = 0;
 #include "common.glsl"
 #define TABLE_RADIX_BITS RADIX_BITS
 #include "segments.glsl"
-
-// Grows the indirect command at header word `command` to a grid of at least
-// `groups` workgroups.
-void growGrid(U32Buf header, uint command, uint groups) {
-  const uint x = min(groups, VKSORT_SEG_GRID_X);
-  const uint y = (groups + VKSORT_SEG_GRID_X - 1u) / VKSORT_SEG_GRID_X;
-  atomicMax(header.v[command], x);
-  atomicMax(header.v[command + 1u], y);
-  atomicMax(header.v[command + 2u], 1u);
-}
-
-// Takes `n` slots of counter `counter` for this subgroup's lanes with `want`;
-// returns the first of this lane's (the subgroup's first plus the lanes
-// before it) and the subgroup's end in `end`. Uniform control flow.
-uint takeSlots(U32Buf header, uint counter, uint n, out uint end) {
-  const uint total = subgroupAdd(n);
-  const uint before = subgroupExclusiveAdd(n);
-  uint first = 0u;
-  if (subgroupElect() && total != 0u) first = atomicAdd(header.v[counter], total);
-  first = subgroupBroadcastFirst(first);
-  end = first + total;
-  return first + before;
-}
+#include "segment_list.glsl"
 
 void main() {
   const uint s = segmentGridIndex() * WG_SIZE + gl_LocalInvocationIndex;
@@ -88,25 +53,7 @@ void main() {
   }
   const uint size = end - begin;
   U32Buf header = segmentHeader();
-  U32x2Buf list = segmentList();
-
-  // Micro, tiny, subgroup and small (with medium): a place in the class's
-  // list, and a grid for the class's kernels.
-  const uint segmentClass = size == 0u           ? ~0u
-                            : size <= MICRO_MAX    ? VKSORT_SEGMENT_CLASS_MICRO
-                            : size <= TINY_MAX     ? VKSORT_SEGMENT_CLASS_TINY
-                            : size <= SUBGROUP_MAX ? VKSORT_SEGMENT_CLASS_SUBGROUP
-                            : size <= MEDIUM_MAX   ? VKSORT_SEGMENT_CLASS_SMALL
-                                                   : ~0u;
-  const uint commands[4] = {VKSORT_SEG_MICRO_DISPATCH, VKSORT_SEG_TINY_DISPATCH, VKSORT_SEG_SUBGROUP_DISPATCH,
-                            VKSORT_SEG_SMALL_DISPATCH};
-  const uint perGroup[4] = {MICRO_PER_GROUP, TINY_PER_GROUP, SUBGROUP_PER_GROUP, 1u};
-  for (uint c = 0; c < 4u; ++c) {
-    uint classEnd;
-    const uint slot = takeSlots(header, segmentClassCount(c), segmentClass == c ? 1u : 0u, classEnd);
-    if (segmentClass == c) list.v[segmentListIndex(c, slot)] = uvec2(begin, end);
-    if (subgroupElect() && classEnd != 0u) growGrid(header, commands[c], (classEnd + perGroup[c] - 1u) / perGroup[c]);
-  }
+  listSegment(header, segmentList(), pc.segmentCount, begin, end);
 
   // Large: consecutive tiles, handed out per subgroup, never past the
   // capacity. Onesweep's sorters count them with one 64-bit add: every

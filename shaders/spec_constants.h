@@ -76,6 +76,7 @@
 #define VKSORT_SC_SEGMENT_CLASS 30         // bitonic.comp: the class it sorts (VKSORT_SEGMENT_CLASS_*)
 #define VKSORT_SC_SEGMENT_STAGE 35         // bitonic.comp, kernels of lanes: keys and values through shared memory
 #define VKSORT_SC_SEGMENT_MEDIUM_MAX 40    // segment_bins.comp: the medium class's largest segment
+#define VKSORT_SC_SEGMENT_SPLIT_MAX 41     // histogram.comp: the largest bucket of a split segment (0: none)
 
 // The values of VKSORT_SC_SEGMENTED.
 #define VKSORT_SEGMENTED_NONE 0       // a plain sort
@@ -89,6 +90,6 @@
 #define VKSORT_SEGMENT_CLASS_SUBGROUP 2  // a subgroup per segment
 #define VKSORT_SEGMENT_CLASS_SMALL 3     // a workgroup per segment (small and medium ones: one list)
 
-#define VKSORT_SC_COUNT 41
+#define VKSORT_SC_COUNT 42
 
 #endif

@@ -75,6 +75,9 @@ uint64_t statusEntry(uint tag, uint value, bool inclusive) {
 // gKeysEnd). A plain sort has one segment: base 0, keys [0, count).
 uint gTileBase = 0u;
 uint gKeysBegin = 0u, gKeysEnd = 0u;
+// Segmented sorts: the pass whose digits the tile sorts by. A split
+// segment's pass 0 sorts by the last pass's digit (onesweep.comp).
+uint gDigitPass = 0u;
 
 uint statusTag(uint pass, uint tile) { return pass * pc.numTiles + gTileBase + tile + 1u; }
 uint statusSlot(uint tile, uint digit) { return ((gTileBase + tile) % RING_SLOTS) * VKSORT_RADIX + digit; }
@@ -320,7 +323,10 @@ void lookBack(uint pass, uint tile, U32Buf globalStart) {
     const uint start = gKeysBegin + j * TILE;
     const uint n = min(TILE, gKeysEnd - start);
     for (uint base = 0; base < TILE; base += WG_SIZE)
-      if (base + tid < n) atomicAdd(sLookCount[loadKeyDigit(pass, start + base + tid)], 1u);
+      if (base + tid < n) {
+        const uint i = start + base + tid;
+        atomicAdd(sLookCount[SEGMENT_TILES ? digitOf(loadKey(pass, i), gDigitPass) : loadKeyDigit(pass, i)], 1u);
+      }
     barrier();
     for (uint k = 0; k < LB_DIGITS; ++k) {
       const uint d = lookDigit(k);

@@ -323,7 +323,8 @@ void stageHighWords(uint r, uint tileCount, out uint lo[KEYS_PER_THREAD], uint h
 // After sDigitBase holds (global start - local start) per digit and a
 // barrier: writes the sorted keys out, round by round (the last pass maps
 // them back to keys). SHARED_PASSES writes only in the last pass; the others
-// leave the tile in sWork for the next.
+// leave the tile in sWork for the next. `pass` picks the digit, and the
+// buffer where a dispatch runs several passes.
 void writeKeys(uint pass, uint tileCount) {
   if (SHARED_PASSES && pass + 1u != pc.passes) return;
   [[unroll]] for (uint r = 0; r < ROUNDS; ++r) {
@@ -343,10 +344,13 @@ void writeKeys(uint pass, uint tileCount) {
         uvec2 k = uvec2(sWork[padded(s)], 0u);
         if (KEY_WORDS == 2) k = SPLIT_WORDS ? uvec2(lo[i], k.x) : uvec2(k.x, sWork[padded(ROUND_KEYS + s)]);
         gDst[i] = sDigitBase[digitOf(k, pass)] + p;
-        // pc.storeXor is zero before the last dispatch; PASSES_IN_DISPATCH checks the pass.
+        // pc.storeXor is zero before the last dispatch; PASSES_IN_DISPATCH
+        // checks the pass, as do segmented sorts, whose pass 0 maps the keys
+        // of split segments back (it sorts by the last pass's digit:
+        // onesweep.comp).
         if (inSegment(gDst[i]))
           storeItemWords(KEY_WORDS, keysOut(pass), gDst[i],
-                         PASSES_IN_DISPATCH && pass + 1u != pc.passes ? k : fromSortBits(k));
+                         (PASSES_IN_DISPATCH || SEGMENT_TILES) && pass + 1u != pc.passes ? k : fromSortBits(k));
       }
     }
   }

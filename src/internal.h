@@ -228,6 +228,14 @@ struct Config {
   uint32_t segmentMediumMax() const {
     return segmentMediumKeys > segmentSmallMax() ? segmentMediumKeys : segmentSmallMax();
   }
+  // Whether a segmented sort of `count` keys in `passes` passes may split
+  // its large segments by their top digit: on Onesweep sorters, where the
+  // passes have a dispatch each (the segment histogram kernel splits them).
+  // The buckets are sorted by the class kernels, up to segmentSmallMax()
+  // keys each.
+  bool segmentSplits(uint32_t count, uint32_t passes) const {
+    return segmented && algorithm == VKSORT_ALGORITHM_ONESWEEP && passes >= 2 && !chains(count);
+  }
   uint32_t keyBits() const { return 32 * keyWords; }
   uint32_t keyBytes() const { return 4 * keyWords; }
   uint32_t valueBytes() const { return 4 * valueWords; }
@@ -338,6 +346,7 @@ enum Label : uint8_t {
   kLabelSubgroup,
   kLabelSmall,
   kLabelMedium,
+  kLabelBuckets,  // the class kernels over the buckets of split segments
   kLabelBitonic,  // the bitonic kernel after the head of a sort with an indirect count
   kLabelPasses,   // Onesweep's reorder dispatch: every pass
   kLabelPass,
@@ -356,6 +365,7 @@ enum PushKind : uint8_t {
   kPushOneDispatch,  // reads keys, writes buffer `pass` (0 keys, 1 alt; the one-workgroup kernel then ping-pongs)
   kPushHead,         // kPushOneDispatch to alt, heading a Onesweep sort with an indirect count
   kPushSegmentBins,  // segment_bins.comp: keysIn is the segment offsets' address
+  kPushBuckets,      // the class kernels over split segments' buckets: read alt, write buffer `pass`
 };
 
 struct Command {
@@ -398,6 +408,10 @@ struct Plan {
   VkDeviceSize tempBytes;             // what temp must hold
   VksortPush push;                    // every field but the device addresses
   uint32_t storeXor[4];               // the last pass's key mapping (push.storeXor is per pass)
+  // Segmented sorts that may split large segments (kPushBuckets): bytes
+  // from the segments' area to the buckets' area, and the buckets' capacity.
+  VkDeviceSize splitShift;
+  uint32_t splitBuckets;
   // Everything recordPlan records, in order.
   uint32_t commandCount;
   Command commands[kMaxCommands];
@@ -489,6 +503,7 @@ struct SpecConstants {
   uint32_t oneWorkgroupMaxCount;
   uint32_t chainedMaxCount;
   uint32_t segmentMediumMax;
+  uint32_t segmentSplitMax;
 };
 
 // One pipeline a sorter creates: its kernel's embedded SPIR-V, its

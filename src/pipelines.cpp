@@ -64,6 +64,7 @@ VKSORT_CHECK_ID(bitonicMaxCount, VKSORT_SC_BITONIC_MAX_COUNT);
 VKSORT_CHECK_ID(oneWorkgroupMaxCount, VKSORT_SC_ONE_WORKGROUP_MAX_COUNT);
 VKSORT_CHECK_ID(chainedMaxCount, VKSORT_SC_CHAINED_MAX_COUNT);
 VKSORT_CHECK_ID(segmentMediumMax, VKSORT_SC_SEGMENT_MEDIUM_MAX);
+VKSORT_CHECK_ID(segmentSplitMax, VKSORT_SC_SEGMENT_SPLIT_MAX);
 #undef VKSORT_CHECK_ID
 static_assert(sizeof(SpecConstants) == 4 * VKSORT_SC_COUNT, "one field per specialization constant");
 static_assert(kKernelSegmentTiny - kKernelSegmentMicro == VKSORT_SEGMENT_CLASS_TINY &&
@@ -195,6 +196,18 @@ Spirv kernelSpirv(const Config& c, Kernel k) {
 // segments' area follows the ring, the portable one's the tile table (0).
 uint32_t segmentAreaAfterRing(const Config& c) { return c.algorithm == VKSORT_ALGORITHM_ONESWEEP ? c.t.ringSlots : 0; }
 
+// The size classes' bounds and shapes, for the kernels that list segments
+// in their classes (segment_list.glsl).
+void segmentClassConstants(const Config& c, SpecConstants* sc) {
+  sc->segmentMicroMax = c.segmentMicroMax();
+  sc->segmentTinyMax = c.segmentTinyMax();
+  sc->segmentSubgroupMax = c.segmentSubgroupMax();
+  sc->segmentSmallMax = c.segmentSmallMax();
+  sc->segmentMediumMax = c.segmentMediumMax();
+  sc->segmentGroup = c.segmentGroup;
+  sc->segmentLanes = c.segmentTinyLanes;
+}
+
 // The specialization of each kernel.
 SpecConstants kernelConstants(const Config& c, Kernel k) {
   const VksortTuning& t = c.t;
@@ -222,8 +235,11 @@ SpecConstants kernelConstants(const Config& c, Kernel k) {
     case kKernelOneWorkgroup: return oneWorkgroupConstants(c, false);
     case kKernelWideOneWorkgroup: return oneWorkgroupConstants(c, true);
     case kKernelSegmentHistogram: {
+      // It lists the buckets of the segments it splits.
       SpecConstants sc = commonConstants(c, c.histogramWorkgroupSize, 1);
+      segmentClassConstants(c, &sc);
       sc.ringSlots = c.t.ringSlots;
+      sc.segmentSplitMax = c.segmentSubgroupMax();
       return sc;
     }
     case kKernelSegmentOnesweep:
@@ -240,13 +256,7 @@ SpecConstants kernelConstants(const Config& c, Kernel k) {
     }
     case kKernelSegmentBins: {
       SpecConstants sc = commonConstants(c, c.segmentBinsWorkgroup, 1);
-      sc.segmentMicroMax = c.segmentMicroMax();
-      sc.segmentTinyMax = c.segmentTinyMax();
-      sc.segmentSubgroupMax = c.segmentSubgroupMax();
-      sc.segmentSmallMax = c.segmentSmallMax();
-      sc.segmentMediumMax = c.segmentMediumMax();
-      sc.segmentGroup = c.segmentGroup;
-      sc.segmentLanes = c.segmentTinyLanes;
+      segmentClassConstants(c, &sc);
       sc.ringSlots = segmentAreaAfterRing(c);
       return sc;
     }

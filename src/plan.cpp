@@ -294,7 +294,10 @@ struct Reorder {
 //  - A chain with a dispatch per pass reads the histogram kernel's output,
 //    then its own last pass's: each of its dispatches follows a barrier,
 //    which the chains' dispatches of a pass share.
-void planReorder(const Plan& plan, const Reorder* chains, uint32_t chainCount, bool alternatives, CommandList* list) {
+//  - `indirectFirst`: pass 0's barrier also orders dispatch commands that
+//    the dispatches before it wrote, for dispatches after the passes.
+void planReorder(const Plan& plan, const Reorder* chains, uint32_t chainCount, bool alternatives, CommandList* list,
+                 bool indirectFirst = false) {
   bool afterBarrier = !alternatives;  // no alternative in the group since the last barrier
   for (uint32_t i = 0; i < chainCount; ++i) {
     const Reorder& r = chains[i];
@@ -314,7 +317,10 @@ void planReorder(const Plan& plan, const Reorder* chains, uint32_t chainCount, b
       const Reorder& r = chains[i];
       if (r.chained) continue;
       list->beginLabel(kLabelPass, pass);
-      if (first) list->computeBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+      if (first && indirectFirst && pass == 0)
+        list->indirectBarrier();
+      else if (first)
+        list->computeBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
       if (r.isIndirect)
         list->dispatchIndirect(r.kernel, kPushPass, pass, r.indirect);
       else
@@ -568,10 +574,25 @@ VkDeviceSize segmentHistogramBytes(const Config& c, uint32_t maxTiles, uint32_t 
   return large * VKSORT_SEG_HISTOGRAM_WORDS(uint64_t(passes)) * 4;
 }
 
+// Where large segments may be split: the buckets' capacity (segment_list.glsl,
+// splitCapacity: 256 per large segment there may be).
+uint32_t splitBuckets(const Config& c, uint32_t count, uint32_t passes) {
+  return c.segmentSplits(count, passes) ? VKSORT_RADIX * (count / (c.segmentMediumMax() + 1)) : 0;
+}
+
+// Where the buckets' area starts (segments.glsl, splitArea), and its bytes:
+// a header and the lists, 16 bytes per bucket.
+VkDeviceSize splitAreaOffset(const Config& c, uint32_t maxTiles, uint32_t segments, uint32_t passes) {
+  return segmentTilesOffset(c, maxTiles, segments) + uint64_t(maxTiles) * 16 +
+         segmentHistogramBytes(c, maxTiles, segments, passes);
+}
+VkDeviceSize splitAreaBytes(const Config& c, uint32_t count, uint32_t passes) {
+  const uint32_t buckets = splitBuckets(c, count, passes);
+  return buckets ? VKSORT_SEG_HEADER_BYTES + uint64_t(buckets) * 16 : 0;
+}
+
 VkDeviceSize segmentedTempBytes(const Config& c, uint32_t count, uint32_t segments, uint32_t passes) {
-  const uint32_t tiles = segmentMaxTiles(c, count);
-  return segmentTilesOffset(c, tiles, segments) + uint64_t(tiles) * 16 +
-         segmentHistogramBytes(c, tiles, segments, passes);
+  return splitAreaOffset(c, segmentMaxTiles(c, count), segments, passes) + splitAreaBytes(c, count, passes);
 }
 
 VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& info, Plan* plan) {
@@ -610,6 +631,10 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
   seg.mediumMaxCount = c.segmentMediumMax();
   seg.tileKeys = c.tileKeys();
   seg.maxTiles = maxTiles;
+  const uint32_t buckets = splitBuckets(c, count, seg.passes);
+  seg.bucketMaxCount = buckets ? c.segmentSubgroupMax() : 0;
+  plan->splitShift = 0;
+  plan->splitBuckets = 0;
   seg.resultBuffer = seg.passes % 2 ? VKSORT_RESULT_IN_ALT : VKSORT_RESULT_IN_KEYS;
   plan->tempBytes = segmentedTempBytes(c, count, info.segmentCount, seg.passes);
 
@@ -639,11 +664,13 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
   const VkDeviceSize areaOffset = segmentAreaOffset(c, maxTiles);
   const bool onesweep = c.algorithm == VKSORT_ALGORITHM_ONESWEEP;
   const PathKernels& kernels = onesweep ? kSegmentedOnesweepKernels : kPathKernels[VKSORT_PATH_SEGMENTED];
+  const VkDeviceSize splitOffset = splitAreaOffset(c, maxTiles, info.segmentCount, seg.passes);
   list.beginLabel(kLabelBins);
-  if (onesweep)
-    list.clear(areaOffset, VKSORT_SEG_HEADER_BYTES, 0, VKSORT_TEMP_HEADER_BYTES,
-               segmentTilesOffset(c, maxTiles, info.segmentCount) + uint64_t(maxTiles) * 16,
-               segmentHistogramBytes(c, maxTiles, info.segmentCount, seg.passes));
+  if (onesweep)  // the histograms, and the buckets' header after them
+    list.clear(
+        areaOffset, VKSORT_SEG_HEADER_BYTES, 0, VKSORT_TEMP_HEADER_BYTES,
+        segmentTilesOffset(c, maxTiles, info.segmentCount) + uint64_t(maxTiles) * 16,
+        segmentHistogramBytes(c, maxTiles, info.segmentCount, seg.passes) + (buckets ? VKSORT_SEG_HEADER_BYTES : 0));
   else
     list.clear(areaOffset, VKSORT_SEG_HEADER_BYTES);
   uint32_t binsGrid[2];
@@ -681,13 +708,28 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
       list.dispatchIndirect(kernels.once, kPushPass, 0, tilesCommand);
       list.endLabel();
     }
-    planReorder(*plan, &chain, 1, false, &list);
+    // Pass 0's barrier also orders the buckets' dispatch commands, which
+    // the histogram kernel writes, before the buckets' dispatches.
+    planReorder(*plan, &chain, 1, false, &list, buckets != 0);
     // Medium segments: a workgroup's passes over each, in the small class's
     // list. Recorded last, so that the large segments' barriers do not wait
     // for them: they run beside the last pass.
     if (hasKernel(c, kKernelSegmentMedium)) {
       list.beginLabel(kLabelMedium);
       list.dispatchIndirect(kKernelSegmentMedium, kPushOneDispatch, 1, areaOffset + 4 * VKSORT_SEG_SMALL_DISPATCH);
+      list.endLabel();
+    }
+    // The buckets of split segments: the class kernels over the buckets'
+    // lists, from the split pass's output (alt) to the result buffer. They
+    // too run beside the last pass: the split segments' tiles do nothing
+    // after pass 0.
+    if (buckets) {
+      plan->splitShift = splitOffset - areaOffset;
+      plan->splitBuckets = buckets;
+      list.beginLabel(kLabelBuckets);
+      const uint32_t commands[3] = {VKSORT_SEG_MICRO_DISPATCH, VKSORT_SEG_TINY_DISPATCH, VKSORT_SEG_SUBGROUP_DISPATCH};
+      for (uint32_t k = 0; k < 3; ++k)  // VKSORT_SEGMENT_CLASS_* order
+        list.dispatchIndirect(Kernel(kKernelSegmentMicro + k), kPushBuckets, result, splitOffset + 4 * commands[k]);
       list.endLabel();
     }
   } else {

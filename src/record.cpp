@@ -26,22 +26,24 @@ struct Addresses {
 };
 
 // The push constants of a dispatch (PushKind).
-// base: Plan::push with the temp and count addresses; storeXor: Plan::storeXor.
-VksortPush pushConstants(const VksortPush& base, const uint32_t storeXor[4], const Addresses& a, PushKind kind,
-                         uint32_t pass) {
+// base: Plan::push with the temp and count addresses.
+VksortPush pushConstants(const VksortPush& base, const Plan& plan, const Addresses& a, PushKind kind, uint32_t pass) {
+  const uint32_t* storeXor = plan.storeXor;
   VksortPush p = base;
   if (kind == kPushPass) {
     // Pass p reads keys[p % 2] (and values) and writes the other buffer;
     // keys become sort bits as pass 0 loads them and keys again as the last
-    // pass stores them.
+    // pass stores them. The segmented kernels check the pass (a split
+    // segment's pass 0 stores keys too), so they have storeXor in every pass.
     p.pass = pass;
     p.keysIn = a.keys[pass % 2];
     p.keysOut = a.keys[(pass + 1) % 2];
     p.valuesIn = a.values[pass % 2];
     p.valuesOut = a.values[(pass + 1) % 2];
+    const bool store = pass + 1 == p.passes || plan.summary.path == VKSORT_PATH_SEGMENTED;
     for (int i = 0; i < 4; ++i) {
       p.loadXor[i] = pass == 0 ? base.loadXor[i] : 0;
-      p.storeXor[i] = pass + 1 == p.passes ? storeXor[i] : 0;
+      p.storeXor[i] = store ? storeXor[i] : 0;
     }
   } else if (kind == kPushChained) {
     // The kernel picks each pass's buffers and maps keys in pass 0 and the
@@ -51,6 +53,18 @@ VksortPush pushConstants(const VksortPush& base, const uint32_t storeXor[4], con
     p.valuesIn = a.values[0];
     p.valuesOut = a.values[1];
     std::memcpy(p.storeXor, storeXor, sizeof p.storeXor);
+  } else if (kind == kPushBuckets) {
+    // The class kernels over the buckets of split segments: they read the
+    // split pass's output (alt), write buffer `pass`, and find the buckets'
+    // lists where they would find the segments' (segments.glsl).
+    p.keysIn = a.keys[1];
+    p.keysOut = a.keys[pass];
+    p.valuesIn = a.values[1];
+    p.valuesOut = a.values[pass];
+    std::memcpy(p.storeXor, storeXor, sizeof p.storeXor);
+    p.flags |= VKSORT_FLAG_BUCKETS;
+    p.temp += plan.splitShift;
+    p.segmentCount = plan.splitBuckets;
   } else if (kind == kPushSegmentBins) {
     // The bins kernel reads the segment offsets (keysIn) and count
     // (countAddress) and writes temp only; the caller sets both.
@@ -82,6 +96,7 @@ const char* labelName(Label l) {
     case kLabelSubgroup: return "subgroup segments";
     case kLabelSmall: return "small segments";
     case kLabelMedium: return "medium segments";
+    case kLabelBuckets: return "split buckets";
     case kLabelBitonic: return "bitonic";
     case kLabelPasses: return "passes";
     case kLabelPass: return "pass";
@@ -118,7 +133,7 @@ void recordPlan(const VksortSorter s, VkCommandBuffer cmd, const VksortSortInfo&
       if (c.kernel != bound) fn.cmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->pipelines.kernel[c.kernel]);
       bound = c.kernel;
       if (!pushed || c.push != pushedKind || c.pass != pushedPass) {
-        VksortPush p = pushConstants(base, plan.storeXor, a, c.push, c.pass);
+        VksortPush p = pushConstants(base, plan, a, c.push, c.pass);
         if (c.push == kPushSegmentBins) p.keysIn = offsets;
         fn.cmdPushConstants(cmd, s->pipelines.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof p, &p);
         pushed = true;

@@ -967,8 +967,10 @@ TEST_CASE("plan: read as Vulkan 1.2, subgroup size control is enabled by its ext
 TEST_CASE("plan: segmented sorts' commands, in order, and the medium class only on Onesweep") {
   // The bins kernel after its three clears, the classes' dispatches after its
   // barrier (the indirect stage: they read the commands it wrote), the
-  // large segments' passes, and on Onesweep the medium kernel last, so that
-  // no barrier of the passes waits for it.
+  // large segments' passes, and on Onesweep the medium kernel and the split
+  // segments' buckets last, so that no barrier of the passes waits for
+  // them. The buckets' commands come from the histogram kernel: pass 1's
+  // barrier has the indirect stage.
   vksort::Plan p;
   VksortSegmentedSortInfo info{};
   info.sort.count = 1u << 22;
@@ -981,14 +983,25 @@ TEST_CASE("plan: segmented sorts' commands, in order, and the medium class only 
   CHECK(describe(p) ==
         "[bins C|T>T fill fill fill T>C segment bins 16 C>I|C] [micro segments micro segments @] "
         "[tiny segments tiny segments @] [subgroup segments subgroup segments @] "
-        "[small segments small segments @] [histogram segment histogram @] [pass 1 C>C segmented onesweep @] "
+        "[small segments small segments @] [histogram segment histogram @] [pass 1 C>I|C segmented onesweep @] "
         "[pass 2 C>C segmented onesweep @] [pass 3 C>C segmented onesweep @] [pass 4 C>C segmented onesweep @] "
-        "[medium segments medium segments @]");
+        "[medium segments medium segments @] "
+        "[split buckets micro segments @ tiny segments @ subgroup segments @]");
+  CHECK(p.segmented.bucketMaxCount == p.segmented.subgroupMaxCount);
+  // Up to chainedMaxCount keys the chained dispatch counts the digits, and
+  // no histogram kernel splits.
+  info.sort.count = 1u << 20;
+  REQUIRE_MESSAGE(vksort::planSegmentedSort(onesweep.config, info, &p) == VKSORT_SUCCESS, vksort::lastError());
+  CHECK(p.segmented.bucketMaxCount == 0);
+  CHECK(describe(p).find("split") == std::string::npos);
+  info.sort.count = 1u << 22;
   const Sorter portable(Device::Lavapipe, VKSORT_KEY_U32, VKSORT_VALUE_32, nullptr, VKSORT_ALGORITHM_PORTABLE, 0, true);
   REQUIRE(portable.created == VKSORT_SUCCESS);
   REQUIRE_MESSAGE(vksort::planSegmentedSort(portable.config, info, &p) == VKSORT_SUCCESS, vksort::lastError());
   CHECK(p.segmented.mediumMaxCount == p.segmented.smallMaxCount);
+  CHECK(p.segmented.bucketMaxCount == 0);
   CHECK(describe(p).find("medium") == std::string::npos);
+  CHECK(describe(p).find("split") == std::string::npos);
 }
 
 TEST_CASE("plan: medium segments stay in shared memory where one tile holds them with their values") {

@@ -180,6 +180,51 @@ TEST_CASE("segmented: medium segments of one tile, in shared memory and through 
   }
 }
 
+TEST_CASE("segmented: large segments split by their top digit, and kept whole where their keys crowd into a few") {
+  // A large segment whose top digit (the last pass's) spreads its keys into
+  // buckets of at most bucketMaxCount is sorted by that digit in pass 0,
+  // then bucket by bucket in the class kernels (high-byte and uniform keys
+  // over every bit; bits [0,20) of uniform keys, whose top digit is 4 bits
+  // wide). Keys that crowd into a few top digits keep every pass: all
+  // equal, and in all but the smaller segments few unique keys, or a top
+  // digit of 2 bits over bits [3,29). Sizes from just past the medium class
+  // to half of every bucket full, every key type, with values, indices and
+  // keys alone, both orders.
+  std::mt19937_64 rng = caseRng(128);
+  const struct {
+    Dist dist;
+    bool split;
+  } kinds[] = {{Dist::HighByte, true}, {Dist::Uniform, true}, {Dist::AllEqual, false}, {Dist::Few, false}};
+  const int values[6] = {3, 1, 0, 2, 3, 1};  // per key type: indices into kValues
+  int variant = 0;
+  for (int k = 0; k < 6; ++k) {
+    const KeyInfo& key = kKeys[k];
+    const ValueInfo& value = kValues[values[k]];
+    SegmentedSorter s(key.type, value.type, VKSORT_ALGORITHM_ONESWEEP);
+    const VksortSegmentedSortPlan p = segmentedPlan(s);
+    REQUIRE(p.bucketMaxCount == p.subgroupMaxCount);
+    for (const auto& kind : kinds) {
+      const bool descending = variant % 2 == 1;
+      BitRange range = kAllBits;
+      if (kind.dist == Dist::Uniform && variant % 3 == 0) range = BitRange{0, 20, "bits [0,20)"};
+      if (kind.dist == Dist::Few) range = partialRange(key);
+      if (key.bits == 64 && range.end == 20) range = BitRange{0, 52, "bits [0,52)"};
+      const uint32_t most = (range.end == 20 || range.end == 52 ? 16u : 256u) * p.bucketMaxCount;
+      std::vector<uint32_t> sizes = {p.mediumMaxCount + 1, 0, p.mediumMaxCount + p.tileKeys + 3, 1,
+                                     std::min(most, 3 * p.tileKeys + 17)};
+      for (int i = 0; i < 3; ++i) sizes.push_back(p.mediumMaxCount + 1 + uint32_t(rng() % (most / 4)));
+      // Half as large as full buckets allow: they have room for chance.
+      if (kind.split) sizes.push_back(most / 2);
+      checkSegments(s,
+                    makeCase(key, value, descending, range,
+                             what(VKSORT_ALGORITHM_ONESWEEP,
+                                  std::string(kind.split ? "spread, " : "crowded, ") + distName(kind.dist))),
+                    sizes, kind.dist, rng);
+      ++variant;
+    }
+  }
+}
+
 TEST_CASE("segmented: Onesweep, every 32-bit key type x value type x order with a bit range, in every size class") {
   everyTypeInEveryClass(VKSORT_ALGORITHM_ONESWEEP, 32, 121);
 }

@@ -173,6 +173,13 @@ typedef struct VksortSegmentedSortPlan {
                               // elsewhere smallMaxCount); larger: radix passes over tiles
   uint32_t tileKeys;          // keys per tile of the large segments' passes
   uint32_t maxTiles;          // the most tiles the large segments may have
+  // A large segment whose keys the top digit (the last pass's) splits into
+  // buckets of at most this many keys each is split: one radix pass on that
+  // digit, then each bucket sorted as a segment of its own class (see
+  // vksort.h). 0: none is (the portable algorithm; Onesweep sorts that run
+  // every pass in one dispatch, up to VksortTuning::chainedMaxCount keys;
+  // bit ranges of one pass).
+  uint32_t bucketMaxCount;
   VksortResultBuffer resultBuffer;
 } VksortSegmentedSortPlan;
 

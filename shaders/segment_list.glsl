@@ -1,0 +1,99 @@
+// Puts segments in their size class's list (segments.glsl), for the kernels
+// that sort each class: segment_bins.comp lists the caller's segments, the
+// segment histogram kernel (histogram.comp) the buckets of the large
+// segments it splits.
+//
+// The includer declares WG_SIZE and SG_SIZE, and includes common.glsl and
+// segments.glsl first.
+
+// The classes' largest segments, smallest class first.
+layout(constant_id = VKSORT_SC_SEGMENT_MICRO_MAX) const uint MICRO_MAX = 16;
+layout(constant_id = VKSORT_SC_SEGMENT_TINY_MAX) const uint TINY_MAX = 64;
+layout(constant_id = VKSORT_SC_SEGMENT_SUBGROUP_MAX) const uint SUBGROUP_MAX = 256;
+layout(constant_id = VKSORT_SC_SEGMENT_SMALL_MAX) const uint SMALL_MAX = 2048;
+layout(constant_id = VKSORT_SC_SEGMENT_MEDIUM_MAX) const uint MEDIUM_MAX = 2048;  // SMALL_MAX: no medium class
+// The kernels of lanes: subgroups per workgroup, and the tiny class's lanes
+// per segment. Segments per workgroup of each class's kernel:
+layout(constant_id = VKSORT_SC_SEGMENT_GROUP) const uint GROUP = 4;
+layout(constant_id = VKSORT_SC_SEGMENT_LANES) const uint TINY_LANES = 8;
+// The segment histogram kernel: the largest bucket of a segment it splits
+// (0: it splits none).
+layout(constant_id = VKSORT_SC_SEGMENT_SPLIT_MAX) const uint SPLIT_BUCKET_MAX = 0;
+const uint MICRO_PER_GROUP = GROUP * SG_SIZE;
+const uint TINY_PER_GROUP = GROUP * SG_SIZE / TINY_LANES;
+const uint SUBGROUP_PER_GROUP = GROUP;
+
+// The most segments the buckets' area holds (segments.glsl, splitArea): as
+// many as there may be segments larger than MEDIUM_MAX, the large ones.
+uint splitCapacity() { return pc.count / (MEDIUM_MAX + 1u); }
+
+// The buckets' area (segments.glsl's layout from splitArea() on, in place
+// of the segments' area from segmentArea() on): where the segment
+// histogram kernel lists buckets, and the class kernels find them (the
+// dispatcher moves pc.temp for them).
+Address splitArea() {
+  const uint large = min(pc.segmentCount, pc.numTiles);
+  uvec2 bytes;
+  umulExtended(large, VKSORT_SEG_HISTOGRAM_WORDS(pc.passes) * 4u, bytes.y, bytes.x);
+  return addressAdd(addressAdd(segmentTilesAddress(), pc.numTiles * 16u), bytes);
+}
+
+// segmentListIndex in a list of `capacity` segments (the buckets' list has
+// its own).
+uint listIndex(uint segmentClass, uint i, uint capacity) {
+  return segmentClass == VKSORT_SEGMENT_CLASS_MICRO  ? capacity + i
+         : segmentClass == VKSORT_SEGMENT_CLASS_TINY ? i
+         : segmentClass == VKSORT_SEGMENT_CLASS_SUBGROUP ? 2u * capacity - 1u - i
+                                                         : capacity - 1u - i;
+}
+
+// Grows the indirect command at header word `command` to a grid of at least
+// `groups` workgroups.
+void growGrid(U32Buf header, uint command, uint groups) {
+  const uint x = min(groups, VKSORT_SEG_GRID_X);
+  const uint y = (groups + VKSORT_SEG_GRID_X - 1u) / VKSORT_SEG_GRID_X;
+  atomicMax(header.v[command], x);
+  atomicMax(header.v[command + 1u], y);
+  atomicMax(header.v[command + 2u], 1u);
+}
+
+// Takes `n` slots of counter `counter` for this subgroup's lanes with `want`;
+// returns the first of this lane's (the subgroup's first plus the lanes
+// before it) and the subgroup's end in `end`. Uniform control flow.
+uint takeSlots(U32Buf header, uint counter, uint n, out uint end) {
+  const uint total = subgroupAdd(n);
+  const uint before = subgroupExclusiveAdd(n);
+  uint first = 0u;
+  if (subgroupElect() && total != 0u) first = atomicAdd(header.v[counter], total);
+  first = subgroupBroadcastFirst(first);
+  end = first + total;
+  return first + before;
+}
+
+// Lists the segment [begin, end) in its class, in the area whose header and
+// list are given, of `capacity` segments: micro, tiny, subgroup or small
+// (small up to MEDIUM_MAX keys: the medium ones go to the small class's
+// list, where the bitonic kernel leaves them to onesweep.comp's medium
+// kernel). Empty and larger segments go nowhere. Each class's indirect
+// dispatch command grows with atomicMax as segments arrive, so no
+// workgroup waits for another: after the barrier that follows, the
+// commands hold every class's grid. Called by whole subgroups (uniform
+// control flow); one atomic per class per subgroup.
+void listSegment(U32Buf header, U32x2Buf list, uint capacity, uint begin, uint end) {
+  const uint size = end - begin;
+  const uint segmentClass = size == 0u             ? ~0u
+                            : size <= MICRO_MAX    ? VKSORT_SEGMENT_CLASS_MICRO
+                            : size <= TINY_MAX     ? VKSORT_SEGMENT_CLASS_TINY
+                            : size <= SUBGROUP_MAX ? VKSORT_SEGMENT_CLASS_SUBGROUP
+                            : size <= MEDIUM_MAX   ? VKSORT_SEGMENT_CLASS_SMALL
+                                                   : ~0u;
+  const uint commands[4] = {VKSORT_SEG_MICRO_DISPATCH, VKSORT_SEG_TINY_DISPATCH, VKSORT_SEG_SUBGROUP_DISPATCH,
+                            VKSORT_SEG_SMALL_DISPATCH};
+  const uint perGroup[4] = {MICRO_PER_GROUP, TINY_PER_GROUP, SUBGROUP_PER_GROUP, 1u};
+  for (uint c = 0; c < 4u; ++c) {
+    uint classEnd;
+    const uint slot = takeSlots(header, segmentClassCount(c), segmentClass == c ? 1u : 0u, classEnd);
+    if (segmentClass == c) list.v[listIndex(c, slot, capacity)] = uvec2(begin, end);
+    if (subgroupElect() && classEnd != 0u) growGrid(header, commands[c], (classEnd + perGroup[c] - 1u) / perGroup[c]);
+  }
+}
