@@ -23,14 +23,18 @@ const uint MICRO_PER_GROUP = GROUP * SG_SIZE;
 const uint TINY_PER_GROUP = GROUP * SG_SIZE / TINY_LANES;
 const uint SUBGROUP_PER_GROUP = GROUP;
 
-// The most segments the buckets' area holds (segments.glsl, splitArea): as
-// many as there may be segments larger than MEDIUM_MAX, the large ones.
+// The most segments the buckets' area holds (splitArea, below): as many as
+// there may be segments larger than MEDIUM_MAX, the large ones.
 uint splitCapacity() { return pc.count / (MEDIUM_MAX + 1u); }
 
-// The buckets' area (segments.glsl's layout from splitArea() on, in place
-// of the segments' area from segmentArea() on): where the segment
-// histogram kernel lists buckets, and the class kernels find them (the
-// dispatcher moves pc.temp for them).
+// The buckets' area, after the histograms of min(segmentCount, numTiles)
+// large segments (the dispatcher's splitAreaOffset), laid out as the
+// segments' area (segments.glsl) for VKSORT_RADIX x splitCapacity()
+// buckets: where the segment histogram kernel lists buckets, and where the
+// class kernels find them (the dispatcher moves pc.temp for them). Here,
+// not in segments.glsl: the plain reorder kernel includes that file, and
+// NVIDIA's compiler made it slower for functions it never calls
+// (docs/tuning.md).
 Address splitArea() {
   const uint large = min(pc.segmentCount, pc.numTiles);
   uvec2 bytes;

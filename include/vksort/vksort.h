@@ -474,6 +474,12 @@ VksortResult vksortRecordSort(VksortSorter sorter, VkCommandBuffer commandBuffer
 //    the segment's first tile, which
 //    publishes the segment's digit starts; the portable algorithm counts,
 //    scans and scatters per segment, with no workgroup waiting on another.
+//    With a dispatch per pass, the histogram kernel splits a large segment
+//    whose top digit (the last pass's) spreads its keys into buckets of at
+//    most VksortSegmentedSortPlan::bucketMaxCount keys (256 where subgroups
+//    have 32 lanes): the first pass sorts it by that digit alone, and the
+//    micro, tiny and subgroup kernels then sort each bucket as a segment.
+//    Random keys split in segments of up to about 2^15 keys.
 // A first dispatch reads the offsets and bins the segments by size; it
 // writes the indirect dispatch commands of the classes, so that a class
 // with no segments costs an empty dispatch.
@@ -534,12 +540,15 @@ typedef struct VksortSegmentedSortInfo {
 //  - Onesweep: its header and status ring (about 1.5 MiB, as for a plain
 //    sort), and a digit histogram of every pass for each large segment there
 //    may be, min(maxSegments, T) of them: 4 KiB and 16 bytes each for 32-bit
-//    keys, 8 KiB and 16 bytes for 64-bit ones;
+//    keys, 8 KiB and 16 bytes for 64-bit ones; above chainedMaxCount keys
+//    (where large segments may split), lists for the buckets of as many
+//    split segments as there may be large ones, maxCount / (mediumMaxCount
+//    + 1): 4 KiB each, and 128 bytes;
 //  - the portable algorithm: the tiles' digit counts, 4 x 2^R bytes per tile
 //    (R = portableRadixBits), and their scan's block sums.
 // The large segments' terms assume the worst, segments just above
 // mediumMaxCount. On NVIDIA with u32 keys and values (tileKeys 10,240,
-// mediumMaxCount 4,096): 2.9 MiB for 2^20 keys in 1,024 segments, 7.2 MiB
+// mediumMaxCount 4,096): 2.9 MiB for 2^20 keys in 1,024 segments, 11.2 MiB
 // for 2^22 keys in 4,096 segments. countSize is 4: the segment count's.
 // Usage flags and alignments as for a plain sort.
 VksortResult vksortGetSegmentedMemoryRequirements(VksortSorter sorter, uint32_t maxCount, uint32_t maxSegments,
