@@ -49,17 +49,17 @@ shared uint sBiggest;  // the segmented form: the segment's largest bucket
 // exclusive scan.
 //
 // That last workgroup also splits the segment where every bucket of its top
-// digit (the keys of one digit of the last pass) holds at most SMALL_MAX
-// keys: then its tiles sort it by that digit alone in pass 0 (the top
-// pass's starts go to pass 0's row, and its tile entries carry
-// VKSORT_SEG_TILE_SPLIT), skip the later passes, and each bucket goes to the
-// buckets' lists (segments.glsl), to be sorted as a segment of its own by
-// the class kernels once the passes are done. One radix pass and a sort in
-// registers or shared memory then replace the passes that are left: for
-// segments of a few thousand to a few hundred thousand keys, whose top
-// digits spread them, that moves each key through memory twice instead of
-// once per pass. A segment whose keys crowd into a few top digits keeps
-// its passes.
+// digit (the keys of one digit of the last pass) holds at most
+// SPLIT_BUCKET_MAX keys (the subgroup class's bound): then its tiles sort it
+// by that digit alone in pass 0 (the top pass's starts go to pass 0's row,
+// and its tile entries carry VKSORT_SEG_TILE_SPLIT), skip the later passes,
+// and each bucket goes to the buckets' lists (segment_list.glsl), to be
+// sorted as a segment of its own by the class kernels once the passes are
+// done. One radix pass and a sort in registers then replace the passes
+// that are left: for segments of a few thousand to a few tens of thousands
+// of keys, whose top digits spread them, each key moves through memory
+// twice instead of once per pass. A segment whose keys crowd into a few
+// top digits keeps its passes.
 void countSegmentTile() {
   const uint tid = gl_LocalInvocationIndex;
   const uint bins = pc.passes * VKSORT_RADIX;

@@ -332,12 +332,12 @@ bool sortTile(uint pass) {
     // The pass whose digits the tile sorts by (status_ring.glsl): its own,
     // but a split segment's (histogram.comp) tiles sort by the last pass's
     // digit in pass 0, whose digit starts the histogram kernel made the top
-    // digit's, and skip the later passes. Its buckets are sorted after the
+    // digit's, and skip the later passes; its buckets are sorted after the
     // passes. (Only the histogram kernel splits: never with CHAINED.)
-    // Such a tile retires at once, not in its turn: the tail counts it
-    // early, which may only make a later tile take a ring slot early, and
-    // a look-back that misses the entry there count the tile's digits
-    // itself (status_ring.glsl).
+    // A skipping tile retires at once, not in its turn. The tail may then
+    // count it early, which can only let a later tile take a ring slot
+    // early; a look-back that misses the entry there counts the tile's
+    // digits itself (status_ring.glsl).
     gDigitPass = pass;
     if ((info.w & VKSORT_SEG_TILE_SPLIT) != 0u) {
       if (pass != 0u) {
