@@ -542,8 +542,41 @@ vksort::Plan* planOf(const Sorter& s, uint32_t count, bool indirect = false, boo
 // The buffers a sort touches. Values move with their keys, so "keys" stands
 // for keys and values, "alt" for alt and altValues. Temp is two: the
 // dispatch commands of a sort with an indirect count (push.h), and the rest.
-enum Resource { kTemp, kTempCommands, kKeys, kAlt, kResources };
-const char* const kResourceNames[] = {"temp", "temp's dispatch commands", "keys", "alt"};
+// A segmented sort's kernels touch disjoint parts of them, each its own
+// resource: keys and alt of each size class's segments (kKeys and kAlt
+// stand for the large segments that keep their passes; "split" for those
+// the histogram kernel splits), and in temp the segments' lists and the
+// buckets' lists beside the rest.
+enum Resource {
+  kTemp,
+  kTempCommands,
+  kKeys,
+  kAlt,
+  kTempLists,
+  kTempBuckets,
+  kTempBucketCommands,
+  kKeysMicro,  // then alt, and the same for each group below
+  kResources = kKeysMicro + 16
+};
+// Keys (or alt, `alt`) of a group of segments: a size class
+// (VKSORT_SEGMENT_CLASS_*), 4 the medium ones, and from 5 on the buckets of
+// split segments in each class of lanes (kGroupSplit + VKSORT_SEGMENT_CLASS_*).
+Resource segmentData(uint32_t group, bool alt) { return Resource(kKeysMicro + 2 * group + (alt ? 1 : 0)); }
+constexpr uint32_t kGroupMedium = 4, kGroupSplit = 5, kGroups = 8;
+std::string resourceName(Resource r) {
+  const char* const names[] = {"temp",
+                               "temp's dispatch commands",
+                               "keys",
+                               "alt",
+                               "temp's segment lists",
+                               "temp's bucket lists",
+                               "temp's dispatch commands of the buckets"};
+  if (r < kKeysMicro) return names[r];
+  const char* const groups[] = {
+      "micro", "tiny", "subgroup", "small", "medium", "micro buckets of", "tiny buckets of", "subgroup buckets of"};
+  const uint32_t i = uint32_t(r) - uint32_t(kKeysMicro);
+  return std::string(i % 2 ? "alt" : "keys") + " of the " + groups[i / 2] + " segments";
+}
 
 struct Access {
   Resource resource;
@@ -613,6 +646,85 @@ std::vector<Access> accesses(const vksort::Command& c) {
   return a;
 }
 
+// What a segmented sort's command reads and writes (segments.glsl and the
+// kernels' headers), written down independently of plan.cpp.
+std::vector<Access> segmentedAccesses(const vksort::Command& c) {
+  const VkPipelineStageFlags C = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+  const VkAccessFlags R = VK_ACCESS_SHADER_READ_BIT, W = VK_ACCESS_SHADER_WRITE_BIT;
+  std::vector<Access> a;
+  if (c.type == vksort::kCmdFillHeader)
+    for (Resource r : {kTemp, kTempCommands, kTempLists, kTempBuckets, kTempBucketCommands})
+      a.push_back({r, true, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT});
+  if (c.type != vksort::kCmdDispatch && c.type != vksort::kCmdDispatchIndirect) return a;
+  const bool buckets = c.push == vksort::kPushBuckets;
+  if (c.type == vksort::kCmdDispatchIndirect)
+    a.push_back({buckets ? kTempBucketCommands : kTempCommands, false, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+                 VK_ACCESS_INDIRECT_COMMAND_READ_BIT});
+  auto read = [&](Resource r) { a.push_back({r, false, C, R}); };
+  auto write = [&](Resource r) { a.push_back({r, true, C, W}); };
+  const bool odd = c.pass % 2 != 0;
+  switch (c.kernel) {
+    case vksort::kKernelSegmentBins:  // the offsets; the lists, the tile entries and the commands
+      read(kTemp);
+      write(kTemp);
+      write(kTempLists);
+      write(kTempCommands);
+      break;
+    case vksort::kKernelSegmentMicro:
+    case vksort::kKernelSegmentTiny:
+    case vksort::kKernelSegmentSubgroup:
+    case vksort::kKernelSegmentSmall: {  // a class's list: its segments from keys, or buckets from alt
+      const uint32_t group = uint32_t(c.kernel - vksort::kKernelSegmentMicro) + (buckets ? kGroupSplit : 0);
+      read(buckets ? kTempBuckets : kTempLists);
+      read(segmentData(group, buckets));
+      write(segmentData(group, c.pass != 0));
+      break;
+    }
+    case vksort::kKernelSegmentMedium:  // every pass between keys and alt
+      read(kTempLists);
+      for (bool alt : {false, true}) {
+        read(segmentData(kGroupMedium, alt));
+        write(segmentData(kGroupMedium, alt));
+      }
+      break;
+    case vksort::kKernelSegmentHistogram:  // the large segments' keys; the buckets of those it splits
+      read(kKeys);
+      for (uint32_t group = kGroupSplit; group < kGroups; ++group) read(segmentData(group, false));
+      read(kTemp);
+      write(kTemp);
+      write(kTempBuckets);
+      write(kTempBucketCommands);
+      break;
+    case vksort::kKernelSegmentOnesweep:  // pass p, and in pass 0 the split segments by their top digit
+    case vksort::kKernelSegmentScatter:
+      read(odd ? kAlt : kKeys);
+      write(odd ? kKeys : kAlt);
+      if (c.pass == 0 && c.kernel == vksort::kKernelSegmentOnesweep)
+        for (uint32_t group = kGroupSplit; group < kGroups; ++group) {
+          read(segmentData(group, false));
+          write(segmentData(group, true));
+        }
+      read(kTemp);
+      write(kTemp);
+      break;
+    case vksort::kKernelSegmentOnesweepChained:  // every pass, counting the digits too
+      for (Resource r : {kKeys, kAlt, kTemp}) {
+        read(r);
+        write(r);
+      }
+      break;
+    case vksort::kKernelSegmentCount:
+      read(odd ? kAlt : kKeys);
+      write(kTemp);
+      break;
+    default:  // the portable scan's kernels
+      read(kTemp);
+      write(kTemp);
+      break;
+  }
+  return a;
+}
+
 // Pipeline stages that are logically earlier (in a barrier's first scope)
 // or later (in its second) than the ones named, for compute and transfer
 // commands.
@@ -668,7 +780,7 @@ struct Hazards {
   void check(const State* from, const std::string& what, const std::vector<Access>& list) {
     for (const Access& a : list) {
       const State& s = from[a.resource];
-      const std::string where = what + " on " + kResourceNames[a.resource];
+      const std::string where = what + " on " + resourceName(a.resource);
       if (s.written && !((s.visibleStages & a.stage) && (s.visibleAccess & a.access)))
         errors.push_back(where + (a.write ? ": write after write" : ": read after write") + " without a barrier");
       if (a.write)
@@ -705,16 +817,21 @@ struct Hazards {
   }
 
   void run(const vksort::Plan& p) {
+    const bool segmented = p.summary.path == VKSORT_PATH_SEGMENTED;
     for (uint32_t i = 0; i < p.commandCount; ++i) {
       const vksort::Command& c = p.commands[i];
+      const std::vector<Access> list = segmented ? segmentedAccesses(c) : accesses(c);
       if (c.type == vksort::kCmdBarrier)
         barrier(c.barrier.srcStage, c.barrier.srcAccess, c.barrier.dstStage, c.barrier.dstAccess);
+      else if (segmented && c.type == vksort::kCmdFillHeader && i > 0 &&
+               p.commands[i - 1].type == vksort::kCmdFillHeader)
+        apply(list);  // the segmented clear's fills write disjoint ranges (each resource here stands for all)
       else if (c.alternative)
-        alternative("command " + std::to_string(i) + " (" + vksort::kernelName(c.kernel) + ")", accesses(c));
+        alternative("command " + std::to_string(i) + " (" + vksort::kernelName(c.kernel) + ")", list);
       else {
         if (c.type == vksort::kCmdDispatch || c.type == vksort::kCmdDispatchIndirect)
           std::copy(state, state + kResources, groupStart);
-        command("command " + std::to_string(i) + " (" + vksort::kernelName(c.kernel) + ")", accesses(c));
+        command("command " + std::to_string(i) + " (" + vksort::kernelName(c.kernel) + ")", list);
       }
     }
   }
@@ -1002,6 +1119,109 @@ TEST_CASE("plan: segmented sorts' commands, in order, and the medium class only 
   CHECK(p.segmented.bucketMaxCount == 0);
   CHECK(describe(p).find("medium") == std::string::npos);
   CHECK(describe(p).find("split") == std::string::npos);
+}
+
+namespace {
+
+// A segmented sort's plan: `count` keys in `segments` segments, over bits
+// [0, endBit) (0: every bit), with a GPU-written segment count or not.
+vksort::Plan* segmentedPlanOf(const Sorter& s, uint32_t count, uint32_t segments, uint32_t endBit = 0,
+                              bool gpuCount = false, bool timestamps = false) {
+  static vksort::Plan p;  // large; one at a time
+  VksortSegmentedSortInfo info{};
+  info.sort.count = count;
+  info.sort.endBit = endBit;
+  if (timestamps) info.sort.timestampQueryPool = fakePool();
+  info.segmentCount = segments;
+  if (gpuCount) info.segmentCountBuffer.buffer = fakeBuffer();
+  REQUIRE_MESSAGE(vksort::planSegmentedSort(s.config, info, &p) == VKSORT_SUCCESS, vksort::lastError());
+  return &p;
+}
+
+// Two segmented sorts back to back on the same ranges after earlier work,
+// then the caller's read of every class's result: the hazards found.
+std::vector<std::string> segmentedHazards(const vksort::Plan& p) {
+  Hazards h;
+  std::vector<Access> earlier;
+  for (int r = 0; r < kResources; ++r)
+    earlier.push_back({Resource(r), true, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT});
+  h.command("earlier sort", earlier);
+  h.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+            VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
+  h.command("earlier sort",
+            {{kTempCommands, false, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, VK_ACCESS_INDIRECT_COMMAND_READ_BIT}});
+  h.callerBarrier();
+  h.run(p);
+  h.callerBarrier();
+  h.run(p);
+  h.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            VK_ACCESS_SHADER_READ_BIT);
+  const bool alt = p.segmented.resultBuffer == VKSORT_RESULT_IN_ALT;
+  std::vector<Access> results = {
+      {alt ? kAlt : kKeys, false, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT}};
+  for (uint32_t group = 0; group < kGroups; ++group)
+    results.push_back(
+        {segmentData(group, alt), false, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT});
+  h.command("the caller's read of the result", results);
+  return h.errors;
+}
+
+}  // namespace
+
+TEST_CASE("plan: segmented sorts' barriers order every class's reads and writes") {
+  // The hazard model of plain sorts, with each class's segments (and the
+  // split segments' buckets) and the lists in temp as resources of their
+  // own: the classes touch disjoint ranges and follow the bins with no
+  // barrier between them.
+  for (Device d : {Device::Nvidia, Device::Lavapipe})
+    for (VksortAlgorithm algorithm : {VKSORT_ALGORITHM_ONESWEEP, VKSORT_ALGORITHM_PORTABLE})
+      for (const auto& kv : {std::pair<VksortKeyType, VksortValueType>{VKSORT_KEY_U32, VKSORT_VALUE_32},
+                             {VKSORT_KEY_U64, VKSORT_VALUE_NONE},
+                             {VKSORT_KEY_F32, VKSORT_VALUE_INDEX}}) {
+        const Sorter s(d, kv.first, kv.second, nullptr, algorithm, 0, true);
+        if (s.created != VKSORT_SUCCESS) continue;  // NVIDIA runs Onesweep only where asked for it
+        for (uint32_t count : {1u << 12, 1u << 16, 1u << 20, (1u << 20) + 1, 1u << 22})
+          for (uint32_t endBit : {0u, 8u, 24u})
+            for (bool gpuCount : {false, true}) {
+              const vksort::Plan& p = *segmentedPlanOf(s, count, 4096, endBit, gpuCount, gpuCount);
+              INFO("device " << int(d) << ", algorithm " << algorithm << ", key " << kv.first << ", count " << count
+                             << ", bits [0, " << endBit << "): " << describe(p));
+              for (const std::string& e : segmentedHazards(p)) FAIL_CHECK(e);
+            }
+      }
+}
+
+TEST_CASE("plan: the segmented hazard model finds a missing barrier") {
+  // Without any one barrier of a segmented sort (Onesweep with split
+  // segments, chained, and portable), or with pass 1's barrier lacking the
+  // indirect stage that the buckets' dispatches need, the model reports a
+  // hazard.
+  const Sorter onesweep(Device::Nvidia, VKSORT_KEY_U32, VKSORT_VALUE_32, nullptr, VKSORT_ALGORITHM_AUTO, 0, true);
+  const Sorter portable(Device::Lavapipe, VKSORT_KEY_U32, VKSORT_VALUE_32, nullptr, VKSORT_ALGORITHM_PORTABLE, 0, true);
+  const std::pair<const Sorter*, uint32_t> cases[] = {
+      {&onesweep, 1u << 22}, {&onesweep, 1u << 16}, {&portable, 1u << 16}};
+  for (const auto& sc : cases) {
+    const vksort::Plan full = *segmentedPlanOf(*sc.first, sc.second, 4096);
+    for (uint32_t drop = 0; drop < full.commandCount; ++drop) {
+      if (full.commands[drop].type != vksort::kCmdBarrier) continue;
+      vksort::Plan& p = *segmentedPlanOf(*sc.first, sc.second, 4096);
+      for (uint32_t i = drop; i + 1 < p.commandCount; ++i) p.commands[i] = p.commands[i + 1];
+      --p.commandCount;
+      INFO("without command " << drop << " of " << describe(full));
+      CHECK(!segmentedHazards(p).empty());
+    }
+  }
+  vksort::Plan& p = *segmentedPlanOf(onesweep, 1u << 22, 4096);
+  REQUIRE(p.segmented.bucketMaxCount != 0);
+  uint32_t pass1 = 0;
+  while (pass1 < p.commandCount && !(p.commands[pass1].type == vksort::kCmdBeginLabel &&
+                                     p.commands[pass1].label == vksort::kLabelPass && p.commands[pass1].pass == 0))
+    ++pass1;
+  REQUIRE(p.commands[pass1 + 1].type == vksort::kCmdBarrier);
+  p.commands[pass1 + 1].barrier.dstStage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+  const std::vector<std::string> errors = segmentedHazards(p);
+  REQUIRE(!errors.empty());
+  CHECK(errors[0].find("dispatch commands") != std::string::npos);
 }
 
 TEST_CASE("plan: medium segments stay in shared memory where one tile holds them with their values") {
