@@ -129,7 +129,7 @@
 // take the one-workgroup path (then the dispatches that follow have no
 // workgroups).
 #define VKSORT_FLAG_HEAD_INDIRECT 2u
-// The bitonic kernels sort the buckets of split segments (segments.glsl):
+// The bitonic kernels sort the buckets of split segments (segment_list.glsl):
 // values are read from valuesIn, also for argsort, whose pass over the top
 // digit made them.
 #define VKSORT_FLAG_BUCKETS 4u

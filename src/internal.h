@@ -231,11 +231,12 @@ struct Config {
   // Whether a segmented sort of `count` keys in `passes` passes may split
   // its large segments by their top digit: on Onesweep sorters, where the
   // passes have a dispatch each (the segment histogram kernel splits them).
-  // The buckets are sorted by the class kernels, up to segmentSmallMax()
-  // keys each.
+  // A segment splits where each bucket holds at most segmentBucketMax()
+  // keys, which the kernels of lanes sort (docs/tuning.md).
   bool segmentSplits(uint32_t count, uint32_t passes) const {
     return segmented && algorithm == VKSORT_ALGORITHM_ONESWEEP && passes >= 2 && !chains(count);
   }
+  uint32_t segmentBucketMax() const { return segmentSubgroupMax(); }
   uint32_t keyBits() const { return 32 * keyWords; }
   uint32_t keyBytes() const { return 4 * keyWords; }
   uint32_t valueBytes() const { return 4 * valueWords; }

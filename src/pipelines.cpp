@@ -239,7 +239,7 @@ SpecConstants kernelConstants(const Config& c, Kernel k) {
       SpecConstants sc = commonConstants(c, c.histogramWorkgroupSize, 1);
       segmentClassConstants(c, &sc);
       sc.ringSlots = c.t.ringSlots;
-      sc.segmentSplitMax = c.segmentSubgroupMax();
+      sc.segmentSplitMax = c.segmentBucketMax();
       return sc;
     }
     case kKernelSegmentOnesweep:

@@ -580,7 +580,7 @@ uint32_t splitBuckets(const Config& c, uint32_t count, uint32_t passes) {
   return c.segmentSplits(count, passes) ? VKSORT_RADIX * (count / (c.segmentMediumMax() + 1)) : 0;
 }
 
-// Where the buckets' area starts (segments.glsl, splitArea), and its bytes:
+// Where the buckets' area starts (segment_list.glsl, splitArea), and its bytes:
 // a header and the lists, 16 bytes per bucket.
 VkDeviceSize splitAreaOffset(const Config& c, uint32_t maxTiles, uint32_t segments, uint32_t passes) {
   return segmentTilesOffset(c, maxTiles, segments) + uint64_t(maxTiles) * 16 +
@@ -632,7 +632,7 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
   seg.tileKeys = c.tileKeys();
   seg.maxTiles = maxTiles;
   const uint32_t buckets = splitBuckets(c, count, seg.passes);
-  seg.bucketMaxCount = buckets ? c.segmentSubgroupMax() : 0;
+  seg.bucketMaxCount = buckets ? c.segmentBucketMax() : 0;
   plan->splitShift = 0;
   plan->splitBuckets = 0;
   seg.resultBuffer = seg.passes % 2 ? VKSORT_RESULT_IN_ALT : VKSORT_RESULT_IN_KEYS;
