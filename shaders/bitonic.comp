@@ -226,6 +226,12 @@ void main() {
   uint first = 0u, count;
   if (SEGMENTED == VKSORT_SEGMENTED_NONE) {
     count = sortCount();
+    // Beside the head of a Onesweep sort with an indirect count
+    // (onesweep.comp, headIndirectSort), this is the largest kernel of its
+    // set: its capacity is the tuning's bitonicMaxCount (or
+    // bitonicKeysMaxCount), up to which the head leaves live counts to it.
+    // The head sorts or sizes the others.
+    if ((pc.flags & VKSORT_FLAG_HEAD_INDIRECT) != 0u && (count == 0u || count > CAPACITY)) return;  // uniform
   } else {
     // The segment: one per group of lanes or per workgroup. Lanes without
     // one sort nothing but stay for the workgroup's barrier at the end.

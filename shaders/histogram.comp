@@ -59,7 +59,9 @@ shared uint sBiggest;  // the segmented form: the segment's largest bucket
 // that are left: for segments of a few thousand to a few tens of thousands
 // of keys, whose top digits spread them, each key moves through memory
 // twice instead of once per pass. A segment whose keys crowd into a few
-// top digits keeps its passes.
+// top digits keeps its passes, and gives the passes after the first their
+// grid (VKSORT_SEG_LATER_DISPATCH): where every large segment is split,
+// those passes have no workgroups.
 void countSegmentTile() {
   const uint tid = gl_LocalInvocationIndex;
   const uint bins = pc.passes * VKSORT_RADIX;
@@ -124,13 +126,21 @@ void countSegmentTile() {
   biggest = subgroupMax(biggest);
   if (subgroupElect()) atomicMax(sBiggest, biggest);
   barrier();
-  if (sBiggest > SPLIT_BUCKET_MAX) return;  // uniform
   // A place in the buckets' area, for as many segments as valid offsets can
   // split; more (only where segments overlap) keep their passes.
   U32Buf splitHeader = U32Buf(splitArea());
-  if (tid == 0u) sLast = atomicAdd(splitHeader.v[VKSORT_SEG_SPLIT_COUNT], 1u) < splitCapacity();
+  if (tid == 0u)
+    sLast = sBiggest <= SPLIT_BUCKET_MAX && atomicAdd(splitHeader.v[VKSORT_SEG_SPLIT_COUNT], 1u) < splitCapacity();
   barrier();
-  if (!sLast) return;  // uniform
+  if (!sLast) {  // uniform
+    // The segment keeps its passes, so the passes after the first run the
+    // tiles' grid (the bins kernel's command): each such segment copies it.
+    // Where every large segment is split, none does, and they run none.
+    if (tid < 3u)
+      atomicStore(splitHeader.v[VKSORT_SEG_LATER_DISPATCH + tid], segmentHeader().v[VKSORT_SEG_TILES_DISPATCH + tid],
+                  gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+    return;
+  }
   for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) hist.v[d] = st.begin + sScan[d];
   for (uint t = tid; t < st.tiles; t += WG_SIZE) segmentTiles().v[st.first + t].w = st.large | VKSORT_SEG_TILE_SPLIT;
   U32x2Buf splitList = U32x2Buf(addressAdd(splitArea(), uint(VKSORT_SEG_HEADER_BYTES)));

@@ -85,8 +85,8 @@ layout(constant_id = VKSORT_SC_MIDSIZE_MAX_COUNT) const uint MIDSIZE_MAX_COUNT =
 layout(constant_id = VKSORT_SC_MIDSIZE_HALF_MAX_COUNT) const uint MIDSIZE_HALF_MAX_COUNT = 0;
 layout(constant_id = VKSORT_SC_MIDSIZE_WG_SIZE) const uint MIDSIZE_WG_SIZE = 512;
 // Live counts up to BITONIC_KEYS_MAX_COUNT (keys alone, every key bit) or
-// BITONIC_MAX_COUNT (otherwise) run in the bitonic kernel that follows the
-// head, and up to ONE_WORKGROUP_MAX_COUNT in the head itself (0: never).
+// BITONIC_MAX_COUNT (otherwise) run in the bitonic kernel beside the head,
+// and up to ONE_WORKGROUP_MAX_COUNT in the head itself (0: never).
 layout(constant_id = VKSORT_SC_BITONIC_KEYS_MAX_COUNT) const uint BITONIC_KEYS_MAX_COUNT = 0;
 layout(constant_id = VKSORT_SC_BITONIC_MAX_COUNT) const uint BITONIC_MAX_COUNT = 0;
 layout(constant_id = VKSORT_SC_ONE_WORKGROUP_MAX_COUNT) const uint ONE_WORKGROUP_MAX_COUNT = 0;
@@ -527,9 +527,10 @@ void sortMediumSegment() {
 // the histogram kernel and the passes start from, and writes their
 // VkDispatchIndirectCommands (push.h), sized to the count read, so that the
 // live count runs the path that a direct sort of it takes:
-//  - the bitonic kernel, recorded after this one, where one would;
+//  - the bitonic kernel, recorded beside this one, where one would: it
+//    reads the count too (bitonic.comp), and no command has workgroups;
 //  - this workgroup, where the one-workgroup path would: then no command
-//    has workgroups;
+//    has workgroups either;
 //  - otherwise the passes. They have a command per tile shape, and only the
 //    shape that a direct sort would take gets workgroups: a small live count
 //    of a large maxCount runs in the short tiles that keep its passes'
@@ -578,8 +579,6 @@ bool headIndirectSort() {
       v = midsizeGroups;
     else if (i == counters + VKSORT_CTR_MIDSIZE_HALF_DISPATCH)
       v = halfGroups;
-    else if (i == counters + VKSORT_CTR_BITONIC_DISPATCH)
-      v = bitonic ? 1u : 0u;
     else if (i >= counters + VKSORT_CTR_HISTOGRAM_DISPATCH && i < counters + VKSORT_CTR_DISPATCH_END)
       v = 1u;  // y and z (and the unused word after each command)
     if (i < VKSORT_TEMP_HEADER_BYTES / 4u) header.v[i] = v;

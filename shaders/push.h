@@ -48,8 +48,7 @@
 #define VKSORT_CTR_TILES_DISPATCH 24         // the passes in the tile shape: 3 u32
 #define VKSORT_CTR_MIDSIZE_DISPATCH 28       // the passes in the mid-size tiles: 3 u32
 #define VKSORT_CTR_MIDSIZE_HALF_DISPATCH 32  // the passes in the mid-size half tiles: 3 u32
-#define VKSORT_CTR_BITONIC_DISPATCH 36       // the bitonic kernel: 3 u32
-#define VKSORT_CTR_DISPATCH_END 39           // one past the last dispatch command's words
+#define VKSORT_CTR_DISPATCH_END 35           // one past the last dispatch command's words
 #define VKSORT_TEMP_COUNTERS_BYTES 256       // room for 64 u32 counters
 #define VKSORT_TEMP_HEADER_BYTES (VKSORT_TEMP_HIST_BYTES + VKSORT_TEMP_COUNTERS_BYTES)
 #define VKSORT_TEMP_RING_OFFSET VKSORT_TEMP_HEADER_BYTES
@@ -101,6 +100,10 @@
 #define VKSORT_SEG_MICRO_DISPATCH 24     // VkDispatchIndirectCommand: 3 u32
 #define VKSORT_SEG_SUBGROUP_DISPATCH 28  // VkDispatchIndirectCommand: 3 u32
 #define VKSORT_SEG_SPLIT_COUNT 31        // the buckets' area: segments split (may pass its capacity)
+// The buckets' area: the VkDispatchIndirectCommand (3 u32) of the large
+// segments' passes after the first: the tiles' grid where a segment keeps
+// its passes, none where every one is split.
+#define VKSORT_SEG_LATER_DISPATCH 12
 // A large segment's tile entries (their number among the large ones) carry
 // this bit once the segment is split.
 #define VKSORT_SEG_TILE_SPLIT 0x80000000u

@@ -348,7 +348,6 @@ enum Label : uint8_t {
   kLabelSmall,
   kLabelMedium,
   kLabelBuckets,  // the class kernels over the buckets of split segments
-  kLabelBitonic,  // the bitonic kernel after the head of a sort with an indirect count
   kLabelPasses,   // Onesweep's reorder dispatch: every pass
   kLabelPass,
   kLabelCount,
@@ -364,7 +363,8 @@ enum PushKind : uint8_t {
   kPushPass,         // digit pass `pass`: reads keys[pass % 2] (and values), writes the other buffer
   kPushChained,      // every pass in one dispatch: pass p reads keys[p % 2] and writes the other buffer
   kPushOneDispatch,  // reads keys, writes buffer `pass` (0 keys, 1 alt; the one-workgroup kernel then ping-pongs)
-  kPushHead,         // kPushOneDispatch to alt, heading a Onesweep sort with an indirect count
+  kPushHead,         // kPushOneDispatch with VKSORT_FLAG_HEAD_INDIRECT: the head of a Onesweep sort with an
+                     // indirect count (to alt), and the bitonic kernel beside it
   kPushSegmentBins,  // segment_bins.comp: keysIn is the segment offsets' address
   kPushBuckets,      // the class kernels over split segments' buckets: read alt, write buffer `pass`
 };

@@ -271,13 +271,15 @@ uint32_t tileShapes(const Config& c, TileShape shapes[3]) {
 
 // One chain of reorder dispatches: its kernel (unchained), whether it runs
 // every pass in one dispatch, and its grid: `groups` workgroups, or the
-// dispatch command at `indirect` bytes into temp.
+// dispatch command at `indirect` bytes into temp (for the passes after the
+// first, at `laterIndirect` where that is not 0).
 struct Reorder {
   Kernel kernel;
   bool chained;
   uint32_t groups;
   bool isIndirect;
   VkDeviceSize indirect;
+  VkDeviceSize laterIndirect = 0;
 };
 
 // The reorder passes of Onesweep: per chain, one dispatch per pass, or
@@ -322,7 +324,7 @@ void planReorder(const Plan& plan, const Reorder* chains, uint32_t chainCount, b
       else if (first)
         list->computeBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
       if (r.isIndirect)
-        list->dispatchIndirect(r.kernel, kPushPass, pass, r.indirect);
+        list->dispatchIndirect(r.kernel, kPushPass, pass, pass > 0 && r.laterIndirect ? r.laterIndirect : r.indirect);
       else
         list->dispatch(r.kernel, kPushPass, pass, r.groups);
       list->plan->commands[list->plan->commandCount - 1].alternative = !first;
@@ -353,16 +355,17 @@ void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, Kernel h
   if (headIndirect) {
     list->beginLabel(kLabelHead);
     list->dispatch(c.hasWideOneWorkgroup() ? kKernelWideOneWorkgroup : kKernelOneWorkgroup, kPushHead, 1, 1);
+    if (bitonic) {
+      // Beside the head, not after it: the bitonic kernel reads the live
+      // count itself and sorts only the counts that the head leaves to it
+      // (bitonic.comp), so at most one of the two touches the keys.
+      list->dispatch(headBitonic, kPushHead, plan.summary.passes % 2, 1);
+      list->plan->commands[list->plan->commandCount - 1].alternative = true;
+    }
     // Only this barrier has the indirect stage: on every barrier it costs
     // microseconds (docs/tuning.md).
     list->indirectBarrier();
     list->endLabel();
-    if (bitonic) {
-      list->beginLabel(kLabelBitonic);
-      list->dispatchIndirect(headBitonic, kPushOneDispatch, plan.summary.passes % 2,
-                             counters + 4 * VKSORT_CTR_BITONIC_DISPATCH);
-      list->endLabel();
-    }
   } else {
     // The header (histograms and counters) starts at zero for every sort.
     list->beginLabel(kLabelClear);
@@ -375,10 +378,9 @@ void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, Kernel h
       list->dispatchIndirect(histogram, kPushPass, 0, counters + 4 * VKSORT_CTR_HISTOGRAM_DISPATCH);
     else
       list->dispatch(histogram, kPushPass, 0, histogramGroups);
-    list->plan->commands[list->plan->commandCount - 1].alternative = bitonic;
     list->endLabel();
   }
-  planReorder(plan, chains, chainCount, bitonic || !allChained, list);
+  planReorder(plan, chains, chainCount, !allChained, list);
 }
 
 // The portable algorithm (shaders/portable_*.comp): per pass the count
@@ -701,15 +703,23 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
   if (onesweep) {
     // The large segments' histograms, then the reorder passes, over the
     // tiles the bins kernel counted; chained passes count the histograms
-    // themselves (the bins' barrier orders what they read).
-    const Reorder chain = {kernels.each[0], c.chains(count), 0, true, tilesCommand};
+    // themselves (the bins' barrier orders what they read). Where segments
+    // may be split, the passes after the first have the command that the
+    // histogram kernel writes: none of them has work where every large
+    // segment is split (histogram.comp).
+    const Reorder chain = {kernels.each[0],
+                           c.chains(count),
+                           0,
+                           true,
+                           tilesCommand,
+                           buckets ? splitOffset + 4 * VKSORT_SEG_LATER_DISPATCH : 0};
     if (!chain.chained) {
       list.beginLabel(kLabelHistogram);
       list.dispatchIndirect(kernels.once, kPushPass, 0, tilesCommand);
       list.endLabel();
     }
-    // Pass 0's barrier also orders the buckets' dispatch commands, which
-    // the histogram kernel writes, before the buckets' dispatches.
+    // Pass 0's barrier also orders the dispatch commands that the histogram
+    // kernel writes, before the later passes' and the buckets' dispatches.
     planReorder(*plan, &chain, 1, false, &list, buckets != 0);
     // Medium segments: a workgroup's passes over each, in the small class's
     // list. Recorded last, so that the large segments' barriers do not wait

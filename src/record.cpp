@@ -97,7 +97,6 @@ const char* labelName(Label l) {
     case kLabelSmall: return "small segments";
     case kLabelMedium: return "medium segments";
     case kLabelBuckets: return "split buckets";
-    case kLabelBitonic: return "bitonic";
     case kLabelPasses: return "passes";
     case kLabelPass: return "pass";
     case kLabelCount: return "count pass";

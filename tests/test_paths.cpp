@@ -305,9 +305,10 @@ TEST_CASE("an indirect count runs its passes in the tile shape of its live count
 TEST_CASE("an indirect count runs the path of its live count: the bitonic kernel, the head, or the passes") {
   // The head kernel sorts a live count itself only where a direct sort of
   // it would take the one-workgroup path (here a wide kernel of 512 keys
-  // that ends at 400), leaves smaller ones to the bitonic kernel after it
-  // (keys-only up to 128 where a sort covers every key bit, else with the
-  // index up to 64), and larger ones to the passes. Bit ranges of 3 and 4
+  // that ends at 400), leaves smaller ones to the bitonic kernel beside it,
+  // which reads the live count too (keys-only up to 128 where a sort
+  // covers every key bit, else with the index up to 64), and larger ones to
+  // the passes. Bit ranges of 3 and 4
   // passes leave the result in alt and in keys, where the bitonic kernel
   // writes it too.
   auto rng = caseRng(34);

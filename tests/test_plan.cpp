@@ -648,7 +648,7 @@ std::vector<Access> accesses(const vksort::Command& c) {
 
 // What a segmented sort's command reads and writes (segments.glsl and the
 // kernels' headers), written down independently of plan.cpp.
-std::vector<Access> segmentedAccesses(const vksort::Command& c) {
+std::vector<Access> segmentedAccesses(const vksort::Command& c, bool split) {
   const VkPipelineStageFlags C = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
   const VkAccessFlags R = VK_ACCESS_SHADER_READ_BIT, W = VK_ACCESS_SHADER_WRITE_BIT;
   std::vector<Access> a;
@@ -657,8 +657,11 @@ std::vector<Access> segmentedAccesses(const vksort::Command& c) {
       a.push_back({r, true, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT});
   if (c.type != vksort::kCmdDispatch && c.type != vksort::kCmdDispatchIndirect) return a;
   const bool buckets = c.push == vksort::kPushBuckets;
+  // The buckets' dispatches, and where segments may split the passes after
+  // the first, read the commands that the histogram kernel writes.
+  const bool later = split && c.kernel == vksort::kKernelSegmentOnesweep && c.pass > 0;
   if (c.type == vksort::kCmdDispatchIndirect)
-    a.push_back({buckets ? kTempBucketCommands : kTempCommands, false, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+    a.push_back({buckets || later ? kTempBucketCommands : kTempCommands, false, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
                  VK_ACCESS_INDIRECT_COMMAND_READ_BIT});
   auto read = [&](Resource r) { a.push_back({r, false, C, R}); };
   auto write = [&](Resource r) { a.push_back({r, true, C, W}); };
@@ -690,6 +693,7 @@ std::vector<Access> segmentedAccesses(const vksort::Command& c) {
     case vksort::kKernelSegmentHistogram:  // the large segments' keys; the buckets of those it splits
       read(kKeys);
       for (uint32_t group = kGroupSplit; group < kGroups; ++group) read(segmentData(group, false));
+      read(kTempCommands);  // the tiles' grid, which the passes after the first may copy
       read(kTemp);
       write(kTemp);
       write(kTempBuckets);
@@ -820,7 +824,7 @@ struct Hazards {
     const bool segmented = p.summary.path == VKSORT_PATH_SEGMENTED;
     for (uint32_t i = 0; i < p.commandCount; ++i) {
       const vksort::Command& c = p.commands[i];
-      const std::vector<Access> list = segmented ? segmentedAccesses(c) : accesses(c);
+      const std::vector<Access> list = segmented ? segmentedAccesses(c, p.splitBuckets != 0) : accesses(c);
       if (c.type == vksort::kCmdBarrier)
         barrier(c.barrier.srcStage, c.barrier.srcAccess, c.barrier.dstStage, c.barrier.dstAccess);
       else if (segmented && c.type == vksort::kCmdFillHeader && i > 0 &&
@@ -865,7 +869,12 @@ void checkStructure(const Sorter& s, const vksort::Plan& p, bool timestamps) {
       case vksort::kCmdFillHeader: CHECK(s.config.algorithm == VKSORT_ALGORITHM_ONESWEEP); break;
       case vksort::kCmdDispatch:
         ++dispatches;
-        CHECK(!c.alternative);
+        if (c.alternative) {  // only the bitonic kernel, right beside the head
+          CHECK(c.push == vksort::kPushHead);
+          CHECK(p.commands[i - 1].type == vksort::kCmdDispatch);
+          CHECK(p.commands[i - 1].push == vksort::kPushHead);
+          CHECK(!p.commands[i - 1].alternative);
+        }
         CHECK(vksort::hasKernel(s.config, c.kernel));
         CHECK(c.groups[0] >= 1);
         CHECK(c.groups[1] >= 1);
@@ -913,34 +922,32 @@ TEST_CASE("plan: each path's commands, in order") {
         "[pass 3 C>C onesweep 256]");
   // With an indirect count the one-workgroup kernel clears the header and
   // writes the dispatch commands; only its barrier has the indirect stage.
-  // The bitonic kernel (keys-only where a sort covers every key bit) and
-  // the passes, with a chain for each tile shape up to maxCount's, follow
-  // it; the head gives workgroups to the one for the live count: the
-  // bitonic kernel and the chains' first dispatches share its barrier, and
-  // the chains' dispatches of a pass share one.
+  // The bitonic kernel (keys-only where a sort covers every key bit) runs
+  // beside it and reads the live count itself. The passes, with a chain for
+  // each tile shape up to maxCount's, follow the barrier; the head gives
+  // workgroups to the one for the live count: the chains' first dispatches
+  // share its barrier, and the chains' dispatches of a pass share one.
   CHECK(describe(*planOf(u32, 1u << 17, true)) ==
-        "[head wide one workgroup 1 C>I|C] [bitonic bitonic keys-only @] "
+        "[head wide one workgroup 1 bitonic keys-only 1 C>I|C] "
         "[passes mid-size onesweep, half tiles, chained passes @]");
   CHECK(describe(*planOf(u32, 1u << 20, true)) ==
-        "[head wide one workgroup 1 C>I|C] [bitonic bitonic keys-only @] "
+        "[head wide one workgroup 1 bitonic keys-only 1 C>I|C] "
         "[passes mid-size onesweep, half tiles, chained passes @] [passes mid-size onesweep, chained passes @] "
         "[passes onesweep, chained passes @]");
   CHECK(describe(*planOf(u32, 1u << 17, true, false, 24)) ==
-        "[head wide one workgroup 1 C>I|C] [bitonic bitonic @] "
-        "[passes mid-size onesweep, half tiles, chained passes @]");
+        "[head wide one workgroup 1 bitonic 1 C>I|C] [passes mid-size onesweep, half tiles, chained passes @]");
   for (uint32_t endBit : {0u, 24u}) {  // the bitonic kernel writes where the passes leave the result
     const vksort::Plan& p = *planOf(u32, 1u << 17, true, false, endBit);
-    uint32_t dispatch = 0;
-    for (uint32_t i = 0; i < p.commandCount; ++i)
-      if (p.commands[i].type == vksort::kCmdDispatchIndirect && dispatch++ == 0)
-        CHECK(p.commands[i].pass == p.summary.passes % 2);
-    CHECK(dispatch == 2);
+    REQUIRE(p.commandCount > 3);
+    CHECK(p.commands[2].push == vksort::kPushHead);
+    CHECK(p.commands[2].alternative);
+    CHECK(p.commands[2].pass == p.summary.passes % 2);
   }
   // Where a chain has a dispatch per pass, the histogram kernel runs before
   // it, beside the chained chains, which count their own digits: all of
   // them share the head's barrier.
   CHECK(describe(*planOf(u32, 1u << 21, true)) ==
-        "[head wide one workgroup 1 C>I|C] [bitonic bitonic keys-only @] [histogram histogram @] "
+        "[head wide one workgroup 1 bitonic keys-only 1 C>I|C] [histogram histogram @] "
         "[passes mid-size onesweep, half tiles, chained passes @] [passes mid-size onesweep, chained passes @] "
         "[pass 1 C>C onesweep @] [pass 2 C>C onesweep @] [pass 3 C>C onesweep @] [pass 4 C>C onesweep @]");
   // Each chain's tiles are sized for the most keys it may sort, and the
@@ -1044,8 +1051,10 @@ TEST_CASE("plan: the hazard model finds a missing barrier") {
     }
   // The head's barrier without the indirect stage.
   vksort::Plan& p = *planOf(onesweep, 1u << 20, true);
-  REQUIRE(p.commands[2].type == vksort::kCmdBarrier);
-  p.commands[2].barrier.dstStage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+  uint32_t head = 0;
+  while (head < p.commandCount && p.commands[head].type != vksort::kCmdBarrier) ++head;
+  REQUIRE(head < p.commandCount);
+  p.commands[head].barrier.dstStage = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
   Hazards h;
   h.run(p);
   REQUIRE(!h.errors.empty());
@@ -1086,8 +1095,8 @@ TEST_CASE("plan: segmented sorts' commands, in order, and the medium class only 
   // barrier (the indirect stage: they read the commands it wrote), the
   // large segments' passes, and on Onesweep the medium kernel and the split
   // segments' buckets last, so that no barrier of the passes waits for
-  // them. The buckets' commands come from the histogram kernel: pass 1's
-  // barrier has the indirect stage.
+  // them. The buckets' commands, and the passes after the first's, come
+  // from the histogram kernel: pass 1's barrier has the indirect stage.
   vksort::Plan p;
   VksortSegmentedSortInfo info{};
   info.sort.count = 1u << 22;
@@ -1105,6 +1114,19 @@ TEST_CASE("plan: segmented sorts' commands, in order, and the medium class only 
         "[medium segments medium segments @] "
         "[split buckets micro segments @ tiny segments @ subgroup segments @]");
   CHECK(p.segmented.bucketMaxCount == p.segmented.subgroupMaxCount);
+  // Pass 1 runs the bins kernel's tiles; the later passes the histogram
+  // kernel's command, in the buckets' header.
+  std::vector<VkDeviceSize> passCommands;
+  for (uint32_t i = 0; i < p.commandCount; ++i)
+    if (p.commands[i].kernel == vksort::kKernelSegmentOnesweep && p.commands[i].type == vksort::kCmdDispatchIndirect)
+      passCommands.push_back(p.commands[i].indirectOffset);
+  REQUIRE(passCommands.size() == 4);
+  VkDeviceSize bucketsHeader = 0;
+  for (uint32_t i = 0; i < p.commandCount; ++i)
+    if (p.commands[i].push == vksort::kPushBuckets && p.commands[i].kernel == vksort::kKernelSegmentMicro)
+      bucketsHeader = p.commands[i].indirectOffset - 4 * VKSORT_SEG_MICRO_DISPATCH;
+  CHECK(passCommands[0] == bucketsHeader - p.splitShift + 4 * VKSORT_SEG_TILES_DISPATCH);
+  for (uint32_t pass = 1; pass < 4; ++pass) CHECK(passCommands[pass] == bucketsHeader + 4 * VKSORT_SEG_LATER_DISPATCH);
   // Up to chainedMaxCount keys the chained dispatch counts the digits, and
   // no histogram kernel splits.
   info.sort.count = 1u << 20;

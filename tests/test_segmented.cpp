@@ -185,9 +185,9 @@ TEST_CASE("segmented: large segments split by their top digit, and kept whole wh
   // buckets of at most bucketMaxCount is sorted by that digit in pass 0,
   // then bucket by bucket in the class kernels (high-byte and uniform keys
   // over every bit; bits [0,20) of uniform keys, whose top digit is 4 bits
-  // wide). Keys that crowd into a few top digits keep every pass: all
-  // equal, and in all but the smaller segments few unique keys, or a top
-  // digit of 2 bits over bits [3,29). Sizes from just past the medium class
+  // wide), except the largest. Keys that crowd into a few top digits keep
+  // every pass: all equal, and in all but the smaller segments few unique
+  // keys, or a top digit of 2 bits over bits [3,29). Sizes from just past the medium class
   // to half of every bucket full, every key type, with values, indices and
   // keys alone, both orders.
   std::mt19937_64 rng = caseRng(128);
@@ -213,8 +213,14 @@ TEST_CASE("segmented: large segments split by their top digit, and kept whole wh
       std::vector<uint32_t> sizes = {p.mediumMaxCount + 1, 0, p.mediumMaxCount + p.tileKeys + 3, 1,
                                      std::min(most, 3 * p.tileKeys + 17)};
       for (int i = 0; i < 3; ++i) sizes.push_back(p.mediumMaxCount + 1 + uint32_t(rng() % (most / 4)));
-      // Half as large as full buckets allow: they have room for chance.
-      if (kind.split) sizes.push_back(most / 2);
+      // Half as large as full buckets allow: they have room for chance. And
+      // one four times as large as they allow, which keeps its passes beside
+      // the split ones (where every segment splits, the passes after the
+      // first have no workgroups).
+      if (kind.split) {
+        sizes.push_back(most / 2);
+        sizes.push_back(4 * most);
+      }
       checkSegments(s,
                     makeCase(key, value, descending, range,
                              what(VKSORT_ALGORITHM_ONESWEEP,
