@@ -180,7 +180,8 @@ TEST_CASE("segmented: medium segments of one tile, in shared memory and through 
   }
 }
 
-TEST_CASE("segmented: large segments split by their top digit, and kept whole where their keys crowd into a few") {
+TEST_CASE("segmented: large segments split by their top digit, and kept whole where their keys crowd into a few" *
+          doctest::test_suite(kSuiteSubgroupSizes)) {
   // A large segment whose top digit (the last pass's) spreads its keys into
   // buckets of at most bucketMaxCount is sorted by that digit in pass 0,
   // then bucket by bucket in the class kernels (high-byte and uniform keys
