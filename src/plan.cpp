@@ -340,12 +340,13 @@ void planReorder(const Plan& plan, const Reorder* chains, uint32_t chainCount, b
 // count the one-workgroup kernel clears the header instead and sizes the
 // dispatches that follow to the live count (VKSORT_FLAG_HEAD_INDIRECT), so
 // that it runs the path a direct sort of it takes: the bitonic kernel
-// `headBitonic` (kNone: none; the largest of its set), the head itself, or
-// the passes. Those dispatches read their VkDispatchIndirectCommands from
-// temp, and the passes have a chain for each tile shape up to count's
-// (`chains`). Only the head's choice runs (the histogram kernel only for a
-// chain with a dispatch per pass), so the bitonic kernel, the histogram
-// kernel and the chained dispatches share the head's barrier.
+// `headBitonic` (kNone: none; the largest of its set), which runs beside
+// the head and reads the live count itself, the head itself, or the passes.
+// The passes read their VkDispatchIndirectCommands from temp and have a
+// chain for each tile shape up to count's (`chains`). Only the head's
+// choice runs (the histogram kernel only for a chain with a dispatch per
+// pass), so the histogram kernel and the chained dispatches share the
+// head's barrier.
 void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, Kernel headBitonic, uint32_t histogramGroups,
                   Kernel histogram, const Reorder* chains, uint32_t chainCount, CommandList* list) {
   const uint32_t counters = VKSORT_TEMP_COUNTERS_OFFSET;
