@@ -40,6 +40,31 @@ shared uint sHist[VKSORT_MAX_PASSES * VKSORT_RADIX];
 shared bool sLast;
 shared uint sBiggest;  // the segmented form: the segment's largest bucket
 
+// The last workgroup's work: each pass's counts (hist) become the position
+// of each digit's first key, base plus the exclusive scan; sScan ends with
+// the top pass's scan. Every pass's counts of a digit are loaded before any
+// is stored, so that their loads are in flight together: one round trip to
+// memory, not one per pass.
+void scanHistograms(U32Buf hist, uint base) {
+  const uint tid = gl_LocalInvocationIndex;
+  for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) {
+    uint v[VKSORT_MAX_PASSES];
+    [[unroll]] for (uint p = 0; p < VKSORT_MAX_PASSES; ++p)
+      v[p] = p < pc.passes ? atomicLoad(hist.v[p * VKSORT_RADIX + d], gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
+                                        gl_SemanticsRelaxed)
+                           : 0u;
+    [[unroll]] for (uint p = 0; p < VKSORT_MAX_PASSES; ++p) sHist[p * VKSORT_RADIX + d] = v[p];
+  }
+  barrier();
+  for (uint p = 0; p < pc.passes; ++p) {
+    for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) sScan[d] = sHist[p * VKSORT_RADIX + d];
+    barrier();
+    scanDigitsExclusive();
+    for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) hist.v[p * VKSORT_RADIX + d] = base + sScan[d];
+    barrier();
+  }
+}
+
 // The segmented form: one workgroup per tile of the large segments (the
 // reorder kernel's tiles, pc.tileKeys keys). Each clears a ring slot (all of
 // them where there are more tiles than slots), counts its tile's digits of
@@ -105,18 +130,15 @@ void countSegmentTile() {
   }
   barrierAll();
   if (!sLast) return;
-  for (uint p = 0; p < pc.passes; ++p) {
-    for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE)
-      sScan[d] = atomicLoad(hist.v[p * VKSORT_RADIX + d], gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
-                            gl_SemanticsRelaxed);
-    barrier();
-    scanDigitsExclusive();
-    for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) hist.v[p * VKSORT_RADIX + d] = st.begin + sScan[d];
-    barrier();
-  }
+  // The tiles' dispatch command, loaded beside the counts: a segment that
+  // keeps its passes copies it below.
+  const bool splits = pc.passes >= 2u && SPLIT_BUCKET_MAX != 0u;
+  uint tilesCommand = 0u;
+  if (splits && tid < 3u) tilesCommand = segmentHeader().v[VKSORT_SEG_TILES_DISPATCH + tid];
+  scanHistograms(hist, st.begin);
 
   // sScan holds the top pass's starts in the segment. Split it?
-  if (pc.passes < 2u || SPLIT_BUCKET_MAX == 0u) return;  // uniform
+  if (!splits) return;  // uniform
   const uint size = st.end - st.begin;
   if (tid == 0u) sBiggest = 0u;
   barrier();
@@ -137,8 +159,8 @@ void countSegmentTile() {
     // tiles' grid (the bins kernel's command): each such segment copies it.
     // Where every large segment is split, none does, and they run none.
     if (tid < 3u)
-      atomicStore(splitHeader.v[VKSORT_SEG_LATER_DISPATCH + tid], segmentHeader().v[VKSORT_SEG_TILES_DISPATCH + tid],
-                  gl_ScopeQueueFamily, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+      atomicStore(splitHeader.v[VKSORT_SEG_LATER_DISPATCH + tid], tilesCommand, gl_ScopeQueueFamily,
+                  gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
     return;
   }
   for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) hist.v[d] = st.begin + sScan[d];
@@ -200,23 +222,5 @@ void main() {
   }
   barrierAll();
   if (!sLast) return;
-
-  // Every pass's counts of a digit are loaded before any is stored, so that
-  // their loads are in flight together, then each pass is scanned.
-  for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) {
-    uint v[VKSORT_MAX_PASSES];
-    [[unroll]] for (uint p = 0; p < VKSORT_MAX_PASSES; ++p)
-      v[p] = p < pc.passes ? atomicLoad(hist.v[p * VKSORT_RADIX + d], gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
-                                        gl_SemanticsRelaxed)
-                           : 0u;
-    [[unroll]] for (uint p = 0; p < VKSORT_MAX_PASSES; ++p) sHist[p * VKSORT_RADIX + d] = v[p];
-  }
-  barrier();
-  for (uint p = 0; p < pc.passes; ++p) {
-    for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) sScan[d] = sHist[p * VKSORT_RADIX + d];
-    barrier();
-    scanDigitsExclusive();
-    for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) hist.v[p * VKSORT_RADIX + d] = sScan[d];
-    barrier();
-  }
+  scanHistograms(hist, 0u);
 }

@@ -286,6 +286,19 @@ bool sortTile(uint pass) {
     barrier();
   }
 
+#ifdef VKSORT_SEGMENT_TILES
+  // Loaded while the ticket is taken, so that no load waits for it: the
+  // count of tiles, and the entry of the tile that this workgroup's index
+  // names. A segment's tiles share one entry, so that entry is the ticket
+  // tile's wherever both tiles lie in the same segment: most tiles, where
+  // segments are large. Otherwise the tile loads its own entry.
+  const uint largeTiles = segmentHeader().v[VKSORT_SEG_TILES];
+  const uint guessed = min(segmentGridIndex(), pc.numTiles - 1u);
+  const uvec4 guess = CHAINED || ONE_WORKGROUP ? uvec4(0u) : segmentTiles().v[guessed];
+#else
+  const uint largeTiles = 0u, guessed = 0u;
+  const uvec4 guess = uvec4(0u);
+#endif
   if (ONE_WORKGROUP) {
     if (tid == 0) sTile = 0u;
   } else if (tid == 0) {
@@ -317,10 +330,10 @@ bool sortTile(uint pass) {
   U32Buf globalStart = tempU32();
   Histograms built = Histograms(globalStart, counters(), VKSORT_CTR_HIST_DONE, tiles, 0u);
   if (SEGMENT_TILES) {
-    // Both loads at once: the tile's entry (of the last tile where this one
-    // is past the grid), and the count of tiles.
-    const uvec4 info = segmentTiles().v[min(tile, pc.numTiles - 1u)];
-    if (tile >= segmentHeader().v[VKSORT_SEG_TILES]) return false;  // past the grid (uniform)
+    if (tile >= largeTiles) return false;  // past the grid (uniform)
+    // Entries below the count of tiles are this sort's (segment_bins.comp).
+    const bool same = !CHAINED && guessed < largeTiles && tile - guess.x < (guess.z - guess.y + TILE - 1u) / TILE;
+    const uvec4 info = same ? guess : segmentTiles().v[tile];
     const SegmentTile st = segmentTileOf(tile, TILE, info);
     gTileBase = st.first;
     gKeysBegin = st.begin;
