@@ -226,12 +226,11 @@ void main() {
   uint first = 0u, count;
   if (SEGMENTED == VKSORT_SEGMENTED_NONE) {
     count = sortCount();
-    // Beside the head of a Onesweep sort with an indirect count
-    // (onesweep.comp, headIndirectSort), this is the largest kernel of its
-    // set: its capacity is the tuning's bitonicMaxCount (or
-    // bitonicKeysMaxCount), up to which the head leaves live counts to it.
-    // The head sorts or sizes the others.
-    if ((pc.flags & VKSORT_FLAG_HEAD_INDIRECT) != 0u && (count == 0u || count > CAPACITY)) return;  // uniform
+    // In a Onesweep sort with an indirect count this is the largest kernel
+    // of its set, beside the other routes' kernels (live_route.glsl): its
+    // capacity is the tuning's bitonicMaxCount (or bitonicKeysMaxCount),
+    // up to which the live count's route is this kernel.
+    if ((pc.flags & VKSORT_FLAG_LIVE_ROUTE) != 0u && (count == 0u || count > CAPACITY)) return;  // uniform
   } else {
     // The segment: one per group of lanes or per workgroup. Lanes without
     // one sort nothing but stay for the workgroup's barrier at the end.

@@ -22,6 +22,7 @@ layout(constant_id = VKSORT_SC_RING_SLOTS) const uint RING_SLOTS = 768;  // segm
 #define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
 #define VKSORT_ONESWEEP_FEATURES 1
 #include "common.glsl"
+#include "live_route.glsl"
 // Built with VKSORT_SEGMENT_TILES for the large segments of a segmented sort
 // (countSegmentTile below).
 #ifdef VKSORT_SEGMENT_TILES
@@ -182,6 +183,22 @@ void main() {
     countSegmentTile();
     return;
   }
+  // With an indirect count it counts only for a tile shape's passes that
+  // have a dispatch each (live_route.glsl; uniform): the other routes count
+  // their own digits. Its first workgroup writes those passes' dispatch
+  // commands: the live count's tiles in its route's shape, none in the
+  // others'.
+  const uint count = sortCount();
+  if ((pc.flags & VKSORT_FLAG_LIVE_ROUTE) != 0u) {
+    const uint route = liveRoute(count);
+    const uint i = gl_LocalInvocationIndex;
+    if (gl_WorkGroupID.x == 0u && i < 3u * 3u) {
+      const uint r = VKSORT_ROUTE_MIDSIZE_HALF + i / 3u, word = i % 3u;
+      const uint tiles = r == route && routePerPass(r) ? (count + routeTileKeys(r) - 1u) / routeTileKeys(r) : 0u;
+      counters().v[VKSORT_CTR_PASSES_DISPATCH(r) + word] = word == 0u ? tiles : 1u;
+    }
+    if (route < VKSORT_ROUTE_MIDSIZE_HALF || !routePerPass(route)) return;
+  }
   const uint tid = gl_LocalInvocationIndex;
   const uint bins = pc.passes * VKSORT_RADIX;
   for (uint i = tid; i < bins; i += WG_SIZE) sHist[i] = 0;
@@ -195,7 +212,6 @@ void main() {
   // KEYS_PER_TURN keys a stride apart per turn, so that their loads are in
   // flight together; with one key per turn each load waits for the one
   // before.
-  const uint count = sortCount();
   for (uint i = gl_WorkGroupID.x * WG_SIZE + tid; i < count; i += KEYS_PER_TURN * stride) {
     uvec2 k[KEYS_PER_TURN];
     [[unroll]] for (uint j = 0; j < KEYS_PER_TURN; ++j) {

@@ -76,26 +76,10 @@ layout(constant_id = VKSORT_SC_WIDE_BALLOT) const bool WIDE_BALLOT = false;
 // workgroup that is running, so this needs no more of the device than the
 // look-back's waits: that running workgroups make progress.
 layout(constant_id = VKSORT_SC_CHAINED) const bool CHAINED = false;
-// ONE_WORKGROUP heading a sort with an indirect count (headIndirectSort):
-// live counts up to MIDSIZE_HALF_MAX_COUNT run in tiles of MIDSIZE_WG_SIZE x
-// KEYS_PER_THREAD / 2 keys, up to MIDSIZE_MAX_COUNT in tiles of
-// MIDSIZE_WG_SIZE x KEYS_PER_THREAD, and larger ones in tiles of
-// pc.tileKeys (0: that shape is off).
-layout(constant_id = VKSORT_SC_MIDSIZE_MAX_COUNT) const uint MIDSIZE_MAX_COUNT = 0;
-layout(constant_id = VKSORT_SC_MIDSIZE_HALF_MAX_COUNT) const uint MIDSIZE_HALF_MAX_COUNT = 0;
-layout(constant_id = VKSORT_SC_MIDSIZE_WG_SIZE) const uint MIDSIZE_WG_SIZE = 512;
-// Live counts up to BITONIC_KEYS_MAX_COUNT (keys alone, every key bit) or
-// BITONIC_MAX_COUNT (otherwise) run in the bitonic kernel beside the head,
-// and up to ONE_WORKGROUP_MAX_COUNT in the head itself (0: never).
-layout(constant_id = VKSORT_SC_BITONIC_KEYS_MAX_COUNT) const uint BITONIC_KEYS_MAX_COUNT = 0;
-layout(constant_id = VKSORT_SC_BITONIC_MAX_COUNT) const uint BITONIC_MAX_COUNT = 0;
-layout(constant_id = VKSORT_SC_ONE_WORKGROUP_MAX_COUNT) const uint ONE_WORKGROUP_MAX_COUNT = 0;
-// The chain of a tile shape runs every pass in one dispatch where the most
-// keys it may sort are at most CHAINED_MAX_COUNT (0: none does).
-layout(constant_id = VKSORT_SC_CHAINED_MAX_COUNT) const uint CHAINED_MAX_COUNT = 0;
 #define RADIX_BITS VKSORT_RADIX_BITS  // always 8-bit digits (push.h)
 #define VKSORT_ONESWEEP_FEATURES 1
 #include "common.glsl"
+#include "live_route.glsl"
 // Built with VKSORT_SEGMENT_TILES for the large segments of a segmented sort
 // (segments.glsl): each tile is a tile of one segment, whose first tile
 // publishes the segment's digit starts (the segment histogram kernel's) and
@@ -535,74 +519,16 @@ void sortMediumSegment() {
 }
 #endif
 
-// ONE_WORKGROUP with VKSORT_FLAG_HEAD_INDIRECT: the first dispatch of a
-// Onesweep sort whose count comes from a buffer. Clears the temp header that
-// the histogram kernel and the passes start from, and writes their
-// VkDispatchIndirectCommands (push.h), sized to the count read, so that the
-// live count runs the path that a direct sort of it takes:
-//  - the bitonic kernel, recorded beside this one, where one would: it
-//    reads the count too (bitonic.comp), and no command has workgroups;
-//  - this workgroup, where the one-workgroup path would: then no command
-//    has workgroups either;
-//  - otherwise the passes. They have a command per tile shape, and only the
-//    shape that a direct sort would take gets workgroups: a small live count
-//    of a large maxCount runs in the short tiles that keep its passes'
-//    latency low (the dispatcher records a dispatch for each shape that some
-//    live count up to maxCount takes).
-// Returns whether it sorts the keys itself.
-bool headIndirectSort() {
-  const uint count = sortCount();
-  // The dispatcher records the keys-only bitonic kernel where a sort of
-  // keys alone covers every key bit, else the one with the index.
-  const bool wholeKey = pc.beginBit == 0u && pc.endBit == 32u * KEY_WORDS;
-  const uint bitonicMax = wholeKey && BITONIC_KEYS_MAX_COUNT != 0u ? BITONIC_KEYS_MAX_COUNT : BITONIC_MAX_COUNT;
-  const bool bitonic = count != 0u && count <= bitonicMax;
-  const bool here = count > bitonicMax && count <= min(ONE_WORKGROUP_MAX_COUNT, TILE);
-  const bool passes = count > bitonicMax && !here;
-  const uint halfKeys = MIDSIZE_WG_SIZE * (KEYS_PER_THREAD / 2u), midsizeKeys = MIDSIZE_WG_SIZE * KEYS_PER_THREAD;
-  uint tileGroups = 0u, midsizeGroups = 0u, halfGroups = 0u, shapeMax = ~0u;
-  if (!passes)
-    ;
-  else if (count <= MIDSIZE_HALF_MAX_COUNT) {
-    halfGroups = (count + halfKeys - 1u) / halfKeys;
-    shapeMax = MIDSIZE_HALF_MAX_COUNT;
-  } else if (count <= MIDSIZE_MAX_COUNT) {
-    midsizeGroups = (count + midsizeKeys - 1u) / midsizeKeys;
-    shapeMax = MIDSIZE_MAX_COUNT;
-  } else {
-    tileGroups = (count + pc.tileKeys - 1u) / pc.tileKeys;
-  }
-  // The histogram kernel runs only before a chain with a dispatch per pass:
-  // a chained one, which the shape's most keys up to maxCount decide (as
-  // the dispatcher decided), counts its own digits.
-  const bool chained = min(pc.count, shapeMax) <= CHAINED_MAX_COUNT;
-  const uint histogramGroups =
-      passes && !chained ? min(pc.histogramWorkgroups, (count + pc.histogramKeys - 1u) / pc.histogramKeys) : 0u;
-  // Header words, the dispatch commands' among them (x, then y and z).
-  U32Buf header = tempU32();
-  const uint counters = VKSORT_TEMP_COUNTERS_OFFSET / 4u;
-  for (uint base = 0; base < VKSORT_TEMP_HEADER_BYTES / 4u; base += WG_SIZE) {
-    const uint i = base + gl_LocalInvocationIndex;
-    uint v = 0u;
-    if (i == counters + VKSORT_CTR_HISTOGRAM_DISPATCH)
-      v = histogramGroups;
-    else if (i == counters + VKSORT_CTR_TILES_DISPATCH)
-      v = tileGroups;
-    else if (i == counters + VKSORT_CTR_MIDSIZE_DISPATCH)
-      v = midsizeGroups;
-    else if (i == counters + VKSORT_CTR_MIDSIZE_HALF_DISPATCH)
-      v = halfGroups;
-    else if (i >= counters + VKSORT_CTR_HISTOGRAM_DISPATCH && i < counters + VKSORT_CTR_DISPATCH_END)
-      v = 1u;  // y and z (and the unused word after each command)
-    if (i < VKSORT_TEMP_HEADER_BYTES / 4u) header.v[i] = v;
-  }
-  return here;
-}
-
 void main() {
+  // With an indirect count, a kernel that the live count's route does not
+  // take returns at once (live_route.glsl; uniform).
+  if (!onRoute(sortCount())) return;
   if (CHAINED) {
     // Each workgroup of the grid (one pass's tiles) takes as many items as
-    // there are passes, and one more: the histogram items.
+    // there are passes, and one more: the histogram items. With an indirect
+    // count the grid holds maxCount's tiles: only as many workgroups as the
+    // live count has tiles take items.
+    if ((pc.flags & VKSORT_FLAG_LIVE_ROUTE) != 0u && gl_WorkGroupID.x >= (sortCount() + TILE - 1u) / TILE) return;
     const uint items = pc.passes + 1u;
     for (uint i = 0; i < items; ++i)
       if (!sortTile(0u)) break;
@@ -618,7 +544,6 @@ void main() {
     return;
   }
 #endif
-  if ((pc.flags & VKSORT_FLAG_HEAD_INDIRECT) != 0u && !headIndirectSort()) return;
   for (uint pass = 0; pass < pc.passes; ++pass) {
     sortTile(pass);
     // This pass's output is the next pass's input: in sWork, or in a buffer.

@@ -26,16 +26,12 @@
 //   [HIST, HEADER)       counters: histogram-done, then per pass a tile
 //                        counter (the first one hands out the work items of
 //                        every pass) and a tail iterator; then, for a sort
-//                        with an indirect count, VkDispatchIndirectCommands:
-//                        the histogram kernel's, the passes' in each tile
-//                        shape (the tile shape, the mid-size tiles and their
-//                        half) and the bitonic kernel's, of which only one
-//                        (with the histogram kernel's) has workgroups
+//                        with an indirect count, the passes' dispatch
+//                        commands
 //   [HEADER, ...)        the status ring: ringSlots x 256 u64 entries
-// The header is zeroed at the start of every sort: with vkCmdFillBuffer, or
-// with an indirect count by the sort's first dispatch, which also writes the
-// dispatch commands (onesweep.comp). The ring is cleared by the histogram
-// kernel (only the slots the sort will use).
+// The header is zeroed with vkCmdFillBuffer at the start of every sort. The
+// ring is cleared by the histogram kernel, or by the chained dispatch's
+// histogram items (only the slots the sort will use).
 #define VKSORT_TEMP_HIST_OFFSET 0
 #define VKSORT_TEMP_HIST_BYTES (VKSORT_MAX_PASSES * VKSORT_RADIX * 4)
 #define VKSORT_TEMP_COUNTERS_OFFSET VKSORT_TEMP_HIST_BYTES
@@ -44,12 +40,13 @@
 #define VKSORT_CTR_TILE(pass) (1 + (pass))
 #define VKSORT_CTR_TAIL(pass) (1 + VKSORT_MAX_PASSES + (pass))
 #define VKSORT_CTR_COUNT (1 + 2 * VKSORT_MAX_PASSES)
-#define VKSORT_CTR_HISTOGRAM_DISPATCH 20     // VkDispatchIndirectCommand: 3 u32
-#define VKSORT_CTR_TILES_DISPATCH 24         // the passes in the tile shape: 3 u32
-#define VKSORT_CTR_MIDSIZE_DISPATCH 28       // the passes in the mid-size tiles: 3 u32
-#define VKSORT_CTR_MIDSIZE_HALF_DISPATCH 32  // the passes in the mid-size half tiles: 3 u32
-#define VKSORT_CTR_DISPATCH_END 35           // one past the last dispatch command's words
-#define VKSORT_TEMP_COUNTERS_BYTES 256       // room for 64 u32 counters
+// With an indirect count (VKSORT_FLAG_LIVE_ROUTE), per tile shape whose
+// passes have a dispatch each, their VkDispatchIndirectCommand (3 u32; in
+// the order of the shapes' routes, VKSORT_ROUTE_* in spec_constants.h): the
+// histogram kernel writes the live count's tiles in the shape of its route,
+// and none in the others.
+#define VKSORT_CTR_PASSES_DISPATCH(route) (20 + 4 * ((route)-VKSORT_ROUTE_MIDSIZE_HALF))
+#define VKSORT_TEMP_COUNTERS_BYTES 256  // room for 64 u32 counters
 #define VKSORT_TEMP_HEADER_BYTES (VKSORT_TEMP_HIST_BYTES + VKSORT_TEMP_COUNTERS_BYTES)
 #define VKSORT_TEMP_RING_OFFSET VKSORT_TEMP_HEADER_BYTES
 
@@ -126,19 +123,19 @@
 
 // Flags (VksortPush::flags).
 #define VKSORT_FLAG_DESCENDING 1u
-// The one-workgroup kernel heads a Onesweep sort with an indirect count: it
-// clears the temp header, sizes the dispatches that follow to the count it
-// reads, and sorts the keys itself where a direct sort of that many would
-// take the one-workgroup path (then the dispatches that follow have no
-// workgroups).
-#define VKSORT_FLAG_HEAD_INDIRECT 2u
+// A Onesweep sort with an indirect count records, side by side, every
+// kernel that a live count up to maxCount may take: the bitonic kernel, the
+// one-workgroup kernel and each tile shape's passes. Each reads the live
+// count and sorts only where a direct sort of that count would take it
+// (VKSORT_ROUTE_*, liveRoute in common.glsl); the others return at once.
+#define VKSORT_FLAG_LIVE_ROUTE 2u
 // The bitonic kernels sort the buckets of split segments (segment_list.glsl):
 // values are read from valuesIn, also for argsort, whose pass over the top
 // digit made them.
 #define VKSORT_FLAG_BUCKETS 4u
 
-// One push-constant block for every kernel (std430 in GLSL, 128 bytes: the
-// least maxPushConstantsSize that Vulkan allows).
+// One push-constant block for every kernel (std430 in GLSL, at most 128
+// bytes: the least maxPushConstantsSize that Vulkan allows).
 struct VksortPush {
   VKSORT_ADDRESS keysIn;        // device address of the keys read by this dispatch
   VKSORT_ADDRESS keysOut;       // device address of the keys written
@@ -162,12 +159,8 @@ struct VksortPush {
   // the shader costs registers in every kernel.
   VKSORT_U32 loadXor[4];
   VKSORT_U32 storeXor[4];
-  // VKSORT_FLAG_HEAD_INDIRECT: the shape of the Onesweep dispatches that
-  // follow: keys per tile, and keys per histogram workgroup and the most
-  // histogram workgroups.
+  // Segmented sorts: keys per tile of the large segments' passes.
   VKSORT_U32 tileKeys;
-  VKSORT_U32 histogramKeys;
-  VKSORT_U32 histogramWorkgroups;
   // Segmented sorts: the segments' list capacity (the segmentCount given at
   // record time; the buckets' kernels: the buckets' capacity, with temp
   // moved so that their area is where the segments' area would be). The

@@ -45,19 +45,29 @@
 #define VKSORT_SC_ONE_WORKGROUP 17   // the one-workgroup paths: every pass in one dispatch
 #define VKSORT_SC_TILE_IN_SHARED 18  // ONE_WORKGROUP: keys and values stay in shared memory between passes
 #define VKSORT_SC_CHAINED 31         // every pass's tiles in one dispatch
-// The one-workgroup kernel heading a sort with an indirect count: the live
-// counts up to which the mid-size tiles run (0: never), with half the keys
-// per invocation up to the second, and the mid-size kernels' workgroup size;
-// the live counts up to which the bitonic kernel after it runs, keys-only
-// and with the index (0: none), and up to which it sorts them itself; and
-// chainedMaxCount (0: off), which says which chains count their own digits.
+// The kernels of a Onesweep sort with an indirect count (the histogram
+// kernel, onesweep.comp's): the route that a direct sort of a live count
+// takes (live_route.glsl). The live counts up to which the bitonic kernel
+// runs, keys-only and with the index (0: none), then the one-workgroup
+// kernel, the mid-size half tiles and the mid-size tiles (0: never); larger
+// ones run in the tile shape. The kernel's own route. The most keys whose
+// passes are chained (0: none); and the keys per tile of each tile shape.
 #define VKSORT_SC_MIDSIZE_MAX_COUNT 32
 #define VKSORT_SC_MIDSIZE_HALF_MAX_COUNT 33
-#define VKSORT_SC_MIDSIZE_WG_SIZE 34
+#define VKSORT_SC_ROUTE 34
 #define VKSORT_SC_BITONIC_KEYS_MAX_COUNT 36
 #define VKSORT_SC_BITONIC_MAX_COUNT 37
 #define VKSORT_SC_ONE_WORKGROUP_MAX_COUNT 38
 #define VKSORT_SC_CHAINED_MAX_COUNT 39
+#define VKSORT_SC_MIDSIZE_HALF_TILE_KEYS 42
+#define VKSORT_SC_MIDSIZE_TILE_KEYS 43
+#define VKSORT_SC_TILE_KEYS 44
+#define VKSORT_ROUTE_NONE 0           // no keys to sort, or not a kernel of such a sort
+#define VKSORT_ROUTE_BITONIC 1        // the bitonic kernel (bitonic.comp checks its own capacity)
+#define VKSORT_ROUTE_ONE_WORKGROUP 2  // the one-workgroup kernel
+#define VKSORT_ROUTE_MIDSIZE_HALF 3   // the mid-size half tiles' passes
+#define VKSORT_ROUTE_MIDSIZE 4        // the mid-size tiles' passes
+#define VKSORT_ROUTE_TILES 5          // the tile shape's passes (and its histogram kernel)
 
 // bitonic.comp.
 #define VKSORT_SC_NO_INDEX 19  // sort the keys alone (bitonic keys-only)
@@ -90,6 +100,6 @@
 #define VKSORT_SEGMENT_CLASS_SUBGROUP 2  // a subgroup per segment
 #define VKSORT_SEGMENT_CLASS_SMALL 3     // a workgroup per segment (small and medium ones: one list)
 
-#define VKSORT_SC_COUNT 42
+#define VKSORT_SC_COUNT 45
 
 #endif

@@ -338,7 +338,7 @@ enum CommandType : uint8_t {
 // the labels from kLabelPass on belong to one pass.
 enum Label : uint8_t {
   kLabelSort,
-  kLabelHead,
+  kLabelOneDispatch,  // a sort with an indirect count: the one-dispatch routes' kernels
   kLabelClear,
   kLabelHistogram,
   kLabelBins,
@@ -363,8 +363,6 @@ enum PushKind : uint8_t {
   kPushPass,         // digit pass `pass`: reads keys[pass % 2] (and values), writes the other buffer
   kPushChained,      // every pass in one dispatch: pass p reads keys[p % 2] and writes the other buffer
   kPushOneDispatch,  // reads keys, writes buffer `pass` (0 keys, 1 alt; the one-workgroup kernel then ping-pongs)
-  kPushHead,         // kPushOneDispatch with VKSORT_FLAG_HEAD_INDIRECT: the head of a Onesweep sort with an
-                     // indirect count (to alt), and the bitonic kernel beside it
   kPushSegmentBins,  // segment_bins.comp: keysIn is the segment offsets' address
   kPushBuckets,      // the class kernels over split segments' buckets: read alt, write buffer `pass`
 };
@@ -375,9 +373,10 @@ struct Command {
   PushKind push;  // dispatches
   Label label;    // kCmdBeginLabel
   uint8_t pass;   // dispatches and labels of a pass: the pass; kPushOneDispatch: the output buffer
-  // Dispatches: recorded with no barrier after the dispatch before it, its
-  // alternative. Onesweep's reorder chains for each tile shape, under an
-  // indirect count: the head kernel gives workgroups to one of them only.
+  // Dispatches: recorded with no barrier from the compute stage after the
+  // dispatch before it, its alternative: only one of them sorts. The routes
+  // of a Onesweep sort with an indirect count (VKSORT_FLAG_LIVE_ROUTE), and
+  // a segmented sort's reorder chains.
   bool alternative;
   union {
     // kCmdDispatch: workgroups in x and y. Onesweep's tile dispatches are
@@ -497,7 +496,7 @@ struct SpecConstants {
   uint32_t chained;
   uint32_t midsizeMaxCount;
   uint32_t midsizeHalfMaxCount;
-  uint32_t midsizeWgSize;
+  uint32_t route;
   uint32_t segmentStage;
   uint32_t bitonicKeysMaxCount;
   uint32_t bitonicMaxCount;
@@ -505,6 +504,9 @@ struct SpecConstants {
   uint32_t chainedMaxCount;
   uint32_t segmentMediumMax;
   uint32_t segmentSplitMax;
+  uint32_t midsizeHalfTileKeys;
+  uint32_t midsizeTileKeys;
+  uint32_t tileKeys;
 };
 
 // One pipeline a sorter creates: its kernel's embedded SPIR-V, its

@@ -20,7 +20,7 @@ namespace vksort {
 
 namespace {
 
-static_assert(sizeof(VksortPush) == 128, "push constants must match the GLSL std430 layout");
+static_assert(sizeof(VksortPush) <= 128, "push constants fit in the least maxPushConstantsSize that Vulkan allows");
 
 #define VKSORT_CHECK_ID(field, id) static_assert(offsetof(SpecConstants, field) == 4 * (id), #field " != " #id)
 VKSORT_CHECK_ID(wgSize, VKSORT_SC_WG_SIZE);
@@ -57,7 +57,7 @@ VKSORT_CHECK_ID(segmentClass, VKSORT_SC_SEGMENT_CLASS);
 VKSORT_CHECK_ID(chained, VKSORT_SC_CHAINED);
 VKSORT_CHECK_ID(midsizeMaxCount, VKSORT_SC_MIDSIZE_MAX_COUNT);
 VKSORT_CHECK_ID(midsizeHalfMaxCount, VKSORT_SC_MIDSIZE_HALF_MAX_COUNT);
-VKSORT_CHECK_ID(midsizeWgSize, VKSORT_SC_MIDSIZE_WG_SIZE);
+VKSORT_CHECK_ID(route, VKSORT_SC_ROUTE);
 VKSORT_CHECK_ID(segmentStage, VKSORT_SC_SEGMENT_STAGE);
 VKSORT_CHECK_ID(bitonicKeysMaxCount, VKSORT_SC_BITONIC_KEYS_MAX_COUNT);
 VKSORT_CHECK_ID(bitonicMaxCount, VKSORT_SC_BITONIC_MAX_COUNT);
@@ -65,6 +65,9 @@ VKSORT_CHECK_ID(oneWorkgroupMaxCount, VKSORT_SC_ONE_WORKGROUP_MAX_COUNT);
 VKSORT_CHECK_ID(chainedMaxCount, VKSORT_SC_CHAINED_MAX_COUNT);
 VKSORT_CHECK_ID(segmentMediumMax, VKSORT_SC_SEGMENT_MEDIUM_MAX);
 VKSORT_CHECK_ID(segmentSplitMax, VKSORT_SC_SEGMENT_SPLIT_MAX);
+VKSORT_CHECK_ID(midsizeHalfTileKeys, VKSORT_SC_MIDSIZE_HALF_TILE_KEYS);
+VKSORT_CHECK_ID(midsizeTileKeys, VKSORT_SC_MIDSIZE_TILE_KEYS);
+VKSORT_CHECK_ID(tileKeys, VKSORT_SC_TILE_KEYS);
 #undef VKSORT_CHECK_ID
 static_assert(sizeof(SpecConstants) == 4 * VKSORT_SC_COUNT, "one field per specialization constant");
 static_assert(kKernelSegmentTiny - kKernelSegmentMicro == VKSORT_SEGMENT_CLASS_TINY &&
@@ -105,24 +108,38 @@ SpecConstants onesweepConstants(const Config& c, uint32_t wgSize, uint32_t keysP
   return sc;
 }
 
+// The kernels of a Onesweep sort with an indirect count: where a live
+// count's route goes (live_route.glsl, as planSort's paths), and the
+// kernel's own route.
+SpecConstants withRoute(const Config& c, SpecConstants sc, uint32_t route) {
+  sc.route = route;
+  sc.bitonicKeysMaxCount = c.bitonicKeys.workgroupSize[0] ? c.t.bitonicKeysMaxCount : 0;
+  sc.bitonicMaxCount = c.bitonic.workgroupSize[0] ? c.t.bitonicMaxCount : 0;
+  // The one-workgroup kernel that such a sort records (planOnesweep) sorts
+  // up to its tile.
+  const uint32_t oneWorkgroupTile = (c.hasWideOneWorkgroup() ? 2 : 1) * c.oneWorkgroupKeys();
+  sc.oneWorkgroupMaxCount = !c.hasOneWorkgroup()                          ? 0
+                            : c.t.oneWorkgroupMaxCount < oneWorkgroupTile ? c.t.oneWorkgroupMaxCount
+                                                                          : oneWorkgroupTile;
+  sc.midsizeMaxCount = c.hasMidsize() ? c.t.midsizeMaxCount : 0;
+  sc.midsizeHalfMaxCount = c.midsizeHalfMaxCount();
+  // The histogram kernel writes the dispatch commands of the passes that
+  // are not chained.
+  sc.chainedMaxCount = c.t.chainedMaxCount == VKSORT_TUNING_OFF ? 0 : c.t.chainedMaxCount;
+  sc.midsizeHalfTileKeys = c.t.oneWorkgroupSize * (c.t.oneWorkgroupKeysPerThread / 2);
+  sc.midsizeTileKeys = c.oneWorkgroupKeys();
+  sc.tileKeys = c.tileKeys();
+  return sc;
+}
+
 // onesweep.comp as the one-workgroup kernel (wide: twice the invocations,
 // only where keys and values stay in shared memory between passes).
 SpecConstants oneWorkgroupConstants(const Config& c, bool wide) {
   SpecConstants sc = onesweepConstants(c, (wide ? 2 : 1) * c.t.oneWorkgroupSize, c.t.oneWorkgroupKeysPerThread, 1, 1);
   sc.oneWorkgroup = 1;
-  // As the head of a sort with an indirect count, it picks the path that a
-  // direct sort of the live count takes: the bitonic kernel, itself, or a
-  // tile shape (planOnesweep).
-  sc.midsizeMaxCount = c.hasMidsize() ? c.t.midsizeMaxCount : 0;
-  sc.midsizeHalfMaxCount = c.midsizeHalfMaxCount();
-  sc.midsizeWgSize = c.t.oneWorkgroupSize;
-  sc.bitonicKeysMaxCount = c.bitonicKeys.workgroupSize[0] ? c.t.bitonicKeysMaxCount : 0;
-  sc.bitonicMaxCount = c.bitonic.workgroupSize[0] ? c.t.bitonicMaxCount : 0;
-  sc.oneWorkgroupMaxCount = c.hasOneWorkgroup() ? c.t.oneWorkgroupMaxCount : 0;
-  sc.chainedMaxCount = c.t.chainedMaxCount == VKSORT_TUNING_OFF ? 0 : c.t.chainedMaxCount;
   sc.tileInShared = wide || c.oneWorkgroupInShared;
   if (sc.tileInShared) sc.oneWordStaging = 0;  // the tile in shared memory keeps both words
-  return sc;
+  return withRoute(c, sc, VKSORT_ROUTE_ONE_WORKGROUP);
 }
 
 VksortResult createPipeline(VksortSorter s, VkPipelineCache cache, const uint32_t* code, size_t codeBytes,
@@ -225,13 +242,18 @@ SpecConstants kernelConstants(const Config& c, Kernel k) {
     return sc;
   }
   switch (k) {
-    case kKernelHistogram: return commonConstants(c, c.histogramWorkgroupSize, 1);
+    case kKernelHistogram: return withRoute(c, commonConstants(c, c.histogramWorkgroupSize, 1), VKSORT_ROUTE_TILES);
     case kKernelOnesweep:
-      return onesweepConstants(c, t.workgroupSize, t.keysPerThread, t.stagingRounds, t.lookbackLanes);
+      return withRoute(c, onesweepConstants(c, t.workgroupSize, t.keysPerThread, t.stagingRounds, t.lookbackLanes),
+                       VKSORT_ROUTE_TILES);
     case kKernelMidsizeOnesweep:
-      return onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, 1, c.midsizeLookbackLanes);
+      return withRoute(c,
+                       onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread, 1, c.midsizeLookbackLanes),
+                       VKSORT_ROUTE_MIDSIZE);
     case kKernelMidsizeOnesweepHalf:
-      return onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread / 2, 1, c.midsizeLookbackLanes);
+      return withRoute(
+          c, onesweepConstants(c, t.oneWorkgroupSize, t.oneWorkgroupKeysPerThread / 2, 1, c.midsizeLookbackLanes),
+          VKSORT_ROUTE_MIDSIZE_HALF);
     case kKernelOneWorkgroup: return oneWorkgroupConstants(c, false);
     case kKernelWideOneWorkgroup: return oneWorkgroupConstants(c, true);
     case kKernelSegmentHistogram: {

@@ -122,8 +122,8 @@ bool overlaps(const VksortBufferRange& a, const VksortBufferRange& b) {
 // Which kernels each path runs, in order: `once` before the digit passes
 // (for the one-dispatch paths, their only kernel, which runs every pass
 // itself; for the bitonic paths, the first of the set), then `each` in every
-// pass. A Onesweep sort with an indirect count is headed by the
-// one-workgroup kernel (VKSORT_FLAG_HEAD_INDIRECT), and the portable scan
+// pass. A Onesweep sort with an indirect count records every route's
+// kernels (VKSORT_FLAG_LIVE_ROUTE, planOnesweep), and the portable scan
 // reduces and scans block sums only where its table has several blocks.
 struct PathKernels {
   Kernel once;     // kKernelCount: none
@@ -206,11 +206,20 @@ struct CommandList {
   // buffer, wrote them with shaders. vksort orders that itself, so that the
   // caller's barrier need not know that temp is cleared by a transfer.
   // Up to three ranges [offset, offset + size) (size 0: none).
+  // clearBarrier() then fill(): dispatches that do not touch temp may go
+  // between them (planOnesweep).
   void clear(VkDeviceSize offset, VkDeviceSize size, VkDeviceSize offset2 = 0, VkDeviceSize size2 = 0,
              VkDeviceSize offset3 = 0, VkDeviceSize size3 = 0) {
+    clearBarrier();
+    fill(offset, size, offset2, size2, offset3, size3);
+  }
+  void clearBarrier() {
     barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
             VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
             VK_ACCESS_TRANSFER_WRITE_BIT);
+  }
+  void fill(VkDeviceSize offset, VkDeviceSize size, VkDeviceSize offset2, VkDeviceSize size2, VkDeviceSize offset3,
+            VkDeviceSize size3) {
     const VkDeviceSize ranges[3][2] = {{offset, size}, {offset2, size2}, {offset3, size3}};
     for (const auto& r : ranges) {
       if (r[1] == 0) continue;
@@ -242,13 +251,12 @@ void planOneDispatch(const Plan& plan, Kernel kernel, CommandList* list) {
 }
 
 // A tile shape of Onesweep's reorder passes: its kernel (unchained), its
-// tile, the most keys it sorts, and the dispatch command that the head of a
-// sort with an indirect count writes for it (push.h).
+// tile, the most keys it sorts, and its route (live_route.glsl).
 struct TileShape {
   Kernel kernel;
   uint32_t workgroupSize, keysPerThread;
   uint32_t maxCount;
-  uint32_t command;  // VKSORT_CTR_*_DISPATCH
+  uint32_t route;
   uint32_t tileKeys() const { return workgroupSize * keysPerThread; }
 };
 
@@ -261,11 +269,11 @@ uint32_t tileShapes(const Config& c, TileShape shapes[3]) {
   uint32_t n = 0;
   if (c.hasMidsizeHalf())
     shapes[n++] = {kKernelMidsizeOnesweepHalf, c.t.oneWorkgroupSize, c.t.oneWorkgroupKeysPerThread / 2,
-                   c.midsizeHalfMaxCount(), VKSORT_CTR_MIDSIZE_HALF_DISPATCH};
+                   c.midsizeHalfMaxCount(), VKSORT_ROUTE_MIDSIZE_HALF};
   if (c.hasMidsize())
     shapes[n++] = {kKernelMidsizeOnesweep, c.t.oneWorkgroupSize, c.t.oneWorkgroupKeysPerThread, c.t.midsizeMaxCount,
-                   VKSORT_CTR_MIDSIZE_DISPATCH};
-  shapes[n++] = {kKernelOnesweep, c.t.workgroupSize, c.t.keysPerThread, VKSORT_MAX_COUNT, VKSORT_CTR_TILES_DISPATCH};
+                   VKSORT_ROUTE_MIDSIZE};
+  shapes[n++] = {kKernelOnesweep, c.t.workgroupSize, c.t.keysPerThread, VKSORT_MAX_COUNT, VKSORT_ROUTE_TILES};
   return n;
 }
 
@@ -286,20 +294,21 @@ struct Reorder {
 // where chained one dispatch for every pass (the kernel's twin), its grid
 // one pass's tiles. Several chains are alternatives (a sort with an
 // indirect count, one chain per tile shape that its live count may take):
-// the head gives workgroups to one of them only.
+// only the live count's route runs workgroups.
 //  - A chained dispatch counts its own digits (onesweep.comp) and reads
 //    nothing that a dispatch since the last barrier wrote (the caller's
-//    barrier orders the keys, the clear's or the head's barrier the
-//    header), so it follows no barrier of its own. `alternatives`: the
-//    dispatches since the last barrier are its alternatives (the head's
-//    other choices); otherwise they run beside it.
+//    barrier orders the keys, the clear's barrier the header), so it
+//    follows no barrier of its own. `alternatives`: the dispatches since the
+//    last compute barrier are its alternatives (the other routes');
+//    otherwise they run beside it.
 //  - A chain with a dispatch per pass reads the histogram kernel's output,
 //    then its own last pass's: each of its dispatches follows a barrier,
 //    which the chains' dispatches of a pass share.
 //  - `indirectFirst`: pass 0's barrier also orders dispatch commands that
-//    the dispatches before it wrote, for dispatches after the passes.
-void planReorder(const Plan& plan, const Reorder* chains, uint32_t chainCount, bool alternatives, CommandList* list,
-                 bool indirectFirst = false) {
+//    the dispatches before it wrote, for the passes or dispatches after them.
+//  - planChained records the chained dispatches alone (and returns whether
+//    it recorded any), planPasses the dispatches per pass.
+bool planChained(const Reorder* chains, uint32_t chainCount, bool alternatives, CommandList* list) {
   bool afterBarrier = !alternatives;  // no alternative in the group since the last barrier
   for (uint32_t i = 0; i < chainCount; ++i) {
     const Reorder& r = chains[i];
@@ -313,6 +322,10 @@ void planReorder(const Plan& plan, const Reorder* chains, uint32_t chainCount, b
     list->endLabel();
     afterBarrier = false;
   }
+  return !afterBarrier;
+}
+void planPasses(const Plan& plan, const Reorder* chains, uint32_t chainCount, CommandList* list,
+                bool indirectFirst = false) {
   for (uint32_t pass = 0; pass < plan.summary.passes; ++pass) {
     bool first = true;
     for (uint32_t i = 0; i < chainCount; ++i) {
@@ -333,55 +346,72 @@ void planReorder(const Plan& plan, const Reorder* chains, uint32_t chainCount, b
     }
   }
 }
+void planReorder(const Plan& plan, const Reorder* chains, uint32_t chainCount, bool alternatives, CommandList* list,
+                 bool indirectFirst = false) {
+  planChained(chains, chainCount, alternatives, list);
+  planPasses(plan, chains, chainCount, list, indirectFirst);
+}
 
 // Onesweep: clear the temp header, the histogram kernel (where a chain has a
 // dispatch per pass: chained dispatches count their own digits), then the
-// reorder passes. With an indirect
-// count the one-workgroup kernel clears the header instead and sizes the
-// dispatches that follow to the live count (VKSORT_FLAG_HEAD_INDIRECT), so
-// that it runs the path a direct sort of it takes: the bitonic kernel
-// `headBitonic` (kNone: none; the largest of its set), which runs beside
-// the head and reads the live count itself, the head itself, or the passes.
-// The passes read their VkDispatchIndirectCommands from temp and have a
-// chain for each tile shape up to count's (`chains`). Only the head's
-// choice runs (the histogram kernel only for a chain with a dispatch per
-// pass), so the histogram kernel and the chained dispatches share the
-// head's barrier.
-void planOnesweep(const Config& c, const Plan& plan, bool headIndirect, Kernel headBitonic, uint32_t histogramGroups,
+// reorder passes (`chains`).
+//
+// With an indirect count (`routes`: VKSORT_FLAG_LIVE_ROUTE) nothing sizes
+// the dispatches first. Every kernel that some live count up to maxCount
+// takes is recorded, and each reads the live count and runs only on its
+// route (live_route.glsl), the path that a direct sort of it takes:
+//  - the bitonic kernel `routeBitonic` (kNone: none; the largest of its
+//    set) and the one-workgroup kernel. They do not touch temp, so they go
+//    after the clear's first barrier and before its fill, whose barrier
+//    (from the transfer stage) does not wait for them;
+//  - a chain of each tile shape up to maxCount's, largest first, sized for
+//    the most keys it may sort. A chained one returns at once in the
+//    workgroups past the live count's tiles. So up to chainedMaxCount, a
+//    live count costs the clear and one dispatch, whatever maxCount is;
+//  - a chain with a dispatch per pass (where the most keys it may sort are
+//    above chainedMaxCount) reads its dispatch command, which the histogram
+//    kernel writes (no workgroups where the live count takes another
+//    route). The histogram kernel follows the chained dispatches, whose
+//    workgroups then return at once, and the passes' first barrier has the
+//    indirect stage. For a live count of another route its passes are
+//    empty steps.
+void planOnesweep(const Config& c, const Plan& plan, bool routes, Kernel routeBitonic, uint32_t histogramGroups,
                   Kernel histogram, const Reorder* chains, uint32_t chainCount, CommandList* list) {
-  const uint32_t counters = VKSORT_TEMP_COUNTERS_OFFSET;
-  const bool bitonic = headIndirect && headBitonic != kNone;
   bool allChained = true;
   for (uint32_t i = 0; i < chainCount; ++i) allChained = allChained && chains[i].chained;
-  if (headIndirect) {
-    list->beginLabel(kLabelHead);
-    list->dispatch(c.hasWideOneWorkgroup() ? kKernelWideOneWorkgroup : kKernelOneWorkgroup, kPushHead, 1, 1);
-    if (bitonic) {
-      // Beside the head, not after it: the bitonic kernel reads the live
-      // count itself and sorts only the counts that the head leaves to it
-      // (bitonic.comp), so at most one of the two touches the keys.
-      list->dispatch(headBitonic, kPushHead, plan.summary.passes % 2, 1);
-      list->plan->commands[list->plan->commandCount - 1].alternative = true;
+  // The header (histograms and counters) starts at zero for every sort.
+  bool beside = false;  // a dispatch since the clear's first barrier
+  if (routes) {
+    list->beginLabel(kLabelOneDispatch);
+    list->clearBarrier();
+    if (routeBitonic != kNone) {
+      list->dispatch(routeBitonic, kPushOneDispatch, plan.summary.passes % 2, 1);
+      beside = true;
     }
-    // Only this barrier has the indirect stage: on every barrier it costs
-    // microseconds (docs/tuning.md).
-    list->indirectBarrier();
+    if (c.hasOneWorkgroup()) {
+      list->dispatch(c.hasWideOneWorkgroup() ? kKernelWideOneWorkgroup : kKernelOneWorkgroup, kPushOneDispatch, 1, 1);
+      list->plan->commands[list->plan->commandCount - 1].alternative = beside;
+      beside = true;
+    }
+    list->endLabel();
+    list->beginLabel(kLabelClear);
+    list->fill(0, VKSORT_TEMP_HEADER_BYTES, 0, 0, 0, 0);
     list->endLabel();
   } else {
-    // The header (histograms and counters) starts at zero for every sort.
     list->beginLabel(kLabelClear);
     list->clear(0, VKSORT_TEMP_HEADER_BYTES);
     list->endLabel();
   }
+  // The chained dispatches first: where the histogram kernel runs beside
+  // them, they are other routes', whose workgroups return at once.
+  beside = planChained(chains, chainCount, beside, list);
   if (!allChained) {
     list->beginLabel(kLabelHistogram);
-    if (headIndirect)
-      list->dispatchIndirect(histogram, kPushPass, 0, counters + 4 * VKSORT_CTR_HISTOGRAM_DISPATCH);
-    else
-      list->dispatch(histogram, kPushPass, 0, histogramGroups);
+    list->dispatch(histogram, kPushPass, 0, histogramGroups);
+    list->plan->commands[list->plan->commandCount - 1].alternative = beside;
     list->endLabel();
   }
-  planReorder(plan, chains, chainCount, !allChained, list);
+  planPasses(plan, chains, chainCount, list, routes);
 }
 
 // The portable algorithm (shaders/portable_*.comp): per pass the count
@@ -507,43 +537,37 @@ VksortResult planSort(const Config& c, const VksortSortInfo& info, Plan* plan) {
     const uint32_t tiles = uint32_t((uint64_t(count) + shape.tileKeys() - 1) / shape.tileKeys());
     summary.path = shape.kernel == kKernelOnesweep ? VKSORT_PATH_ONESWEEP : VKSORT_PATH_MIDSIZE_ONESWEEP;
     setShape(&summary, shape.workgroupSize, shape.keysPerThread, tiles);
-    // With an indirect count the one-workgroup kernel goes first: it sizes
-    // the other dispatches to the live count, so that it runs the path a
-    // direct sort of it would take (planOnesweep). The
-    // passes then have a chain of dispatches for each shape up to count's,
-    // each in its own number of tiles for the most keys it may sort (one
-    // vkCmdDispatchIndirect each, so up to maxDispatchX tiles).
+    // With an indirect count every route's kernels: the passes then have a
+    // chain for each shape up to count's, each in its own number of tiles
+    // for the most keys it may sort, count's shape first (planOnesweep). A
+    // chain with a dispatch per pass reads its dispatch command from temp,
+    // which the histogram kernel writes.
     Reorder chains[3];
     uint32_t chainCount = 0, mostTiles = tiles;
-    const bool indirect = info.countBuffer.buffer != VK_NULL_HANDLE;
-    for (uint32_t i = indirect ? 0 : chosen; i <= chosen; ++i) {
+    const bool routes = info.countBuffer.buffer != VK_NULL_HANDLE;
+    if (routes) push.flags |= VKSORT_FLAG_LIVE_ROUTE;
+    for (uint32_t i = chosen + 1; i-- > (routes ? 0 : chosen);) {
       const uint32_t top = count < shapes[i].maxCount ? count : shapes[i].maxCount;
       const uint32_t shapeTiles = uint32_t((uint64_t(top) + shapes[i].tileKeys() - 1) / shapes[i].tileKeys());
       if (shapeTiles > mostTiles) mostTiles = shapeTiles;
-      const VkDeviceSize command = VKSORT_TEMP_COUNTERS_OFFSET + 4 * shapes[i].command;
-      chains[chainCount++] = {shapes[i].kernel, c.chains(top), shapeTiles, indirect, command};
+      const bool chained = c.chains(top);
+      // (An indirect grid is one row: where its most tiles pass that, the
+      // tiles past the live count's return at once.)
+      chains[chainCount++] = {shapes[i].kernel, chained, shapeTiles, routes && !chained && shapeTiles <= c.maxDispatchX,
+                              VKSORT_TEMP_COUNTERS_OFFSET + 4 * VKSORT_CTR_PASSES_DISPATCH(shapes[i].route)};
     }
-    const bool headIndirect = indirect && mostTiles <= c.maxDispatchX;
-    if (indirect && !headIndirect) {  // a dispatch of count's tiles, past the live count's exiting at once
-      chains[0] = {shape.kernel, c.chains(count), tiles, false, 0};
-      chainCount = 1;
-    }
-    const uint32_t histogramGroups = histogramWorkgroups(c, count);
     // Status tags (status_ring.glsl) and the ring slots to clear hold the
     // tiles of every chain.
-    push.numTiles = headIndirect ? mostTiles : tiles;
+    push.numTiles = mostTiles;
     push.ringClear = push.numTiles < c.t.ringSlots ? push.numTiles : c.t.ringSlots;
-    push.tileKeys = shape.tileKeys();
-    push.histogramKeys = c.histogramWorkgroupSize * kHistogramKeysPerInvocation;
-    push.histogramWorkgroups = histogramGroups;
-    // The head leaves the live counts that a direct sort would give a
-    // bitonic network to the largest kernel of that set.
-    Kernel headBitonic = kNone;
-    if (wholeKey && c.bitonicKeys.workgroupSize[0])
-      headBitonic = kKernelBitonicKeys;
-    else if (c.bitonic.workgroupSize[0])
-      headBitonic = kKernelBitonic;
-    planOnesweep(c, *plan, headIndirect, headBitonic, histogramGroups, kPathKernels[summary.path].once, chains,
+    // The bitonic kernel of a live count's route: the largest of the set
+    // that a direct sort of it would take.
+    Kernel routeBitonic = kNone;
+    if (routes && wholeKey && c.bitonicKeys.workgroupSize[0])
+      routeBitonic = kKernelBitonicKeys;
+    else if (routes && c.bitonic.workgroupSize[0])
+      routeBitonic = kKernelBitonic;
+    planOnesweep(c, *plan, routes, routeBitonic, histogramWorkgroups(c, count), kPathKernels[summary.path].once, chains,
                  chainCount, &list);
   }
   if (info.timestampQueryPool) list.add(kCmdTimestamp).query = 1;
@@ -651,7 +675,7 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
   push.numTiles = maxTiles;
   push.tileKeys = c.tileKeys();
   push.segmentCount = info.segmentCount;
-  push.ringClear = push.histogramKeys = push.histogramWorkgroups = 0;
+  push.ringClear = 0;
   if (count == 0 || info.segmentCount == 0) {
     summary.path = VKSORT_PATH_NONE;
     return VKSORT_SUCCESS;

@@ -77,7 +77,6 @@ VksortPush pushConstants(const VksortPush& base, const Plan& plan, const Address
     p.valuesIn = a.values[0];
     p.valuesOut = a.values[pass];
     std::memcpy(p.storeXor, storeXor, sizeof p.storeXor);
-    if (kind == kPushHead) p.flags |= VKSORT_FLAG_HEAD_INDIRECT;
   }
   return p;
 }
@@ -87,7 +86,7 @@ VksortPush pushConstants(const VksortPush& base, const Plan& plan, const Address
 const char* labelName(Label l) {
   switch (l) {
     case kLabelSort: return "";
-    case kLabelHead: return "head";
+    case kLabelOneDispatch: return "one-dispatch routes";
     case kLabelClear: return "clear";
     case kLabelHistogram: return "histogram";
     case kLabelBins: return "bins";

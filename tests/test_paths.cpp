@@ -280,9 +280,9 @@ TEST_CASE("chained passes up to chainedMaxCount, a dispatch per pass above it, e
 }
 
 TEST_CASE("an indirect count runs its passes in the tile shape of its live count") {
-  // The head kernel gives workgroups to the chain of the tile shape that a
-  // direct sort of the live count takes: mid-size half tiles, mid-size
-  // tiles or the tile shape, each chained or a dispatch per pass. Live
+  // Only the chain of the tile shape that a direct sort of the live count
+  // takes sorts: mid-size half tiles, mid-size tiles or the tile shape,
+  // each chained or a dispatch per pass. Live
   // counts at each shape's ends, with every pass chained, the smallest
   // shape alone chained, and none.
   auto rng = caseRng(33);
@@ -302,13 +302,12 @@ TEST_CASE("an indirect count runs its passes in the tile shape of its live count
   }
 }
 
-TEST_CASE("an indirect count runs the path of its live count: the bitonic kernel, the head, or the passes") {
-  // The head kernel sorts a live count itself only where a direct sort of
+TEST_CASE("an indirect count runs the path of its live count: the bitonic kernel, one workgroup, or the passes") {
+  // The one-workgroup kernel sorts a live count only where a direct sort of
   // it would take the one-workgroup path (here a wide kernel of 512 keys
-  // that ends at 400), leaves smaller ones to the bitonic kernel beside it,
-  // which reads the live count too (keys-only up to 128 where a sort
-  // covers every key bit, else with the index up to 64), and larger ones to
-  // the passes. Bit ranges of 3 and 4
+  // that ends at 400), the bitonic kernel beside it smaller ones (keys-only
+  // up to 128 where a sort covers every key bit, else with the index up to
+  // 64), and the passes larger ones. Bit ranges of 3 and 4
   // passes leave the result in alt and in keys, where the bitonic kernel
   // writes it too.
   auto rng = caseRng(34);

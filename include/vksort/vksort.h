@@ -76,11 +76,11 @@
 //    Put a barrier from there to your consumer. The other ranges (and temp)
 //    hold scratch data; wait on the same stage before reusing them.
 //  - vksort records its own barriers between its dispatches. It uses
-//    vkCmdFillBuffer (transfer stage) on the temp range (Onesweep only,
-//    without an indirect count), then compute dispatches; with an indirect
-//    count, Onesweep's dispatches after the first are vkCmdDispatchIndirect
-//    with commands that the first writes to temp (so tempUsage includes
-//    VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT). With a timestamp query pool it
+//    vkCmdFillBuffer (transfer stage) on the temp range (Onesweep only),
+//    then compute dispatches; with an indirect count, where Onesweep's
+//    passes have a dispatch each, those are vkCmdDispatchIndirect with
+//    commands that its histogram kernel writes to temp (so tempUsage
+//    includes VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT). With a timestamp query pool it
 //    writes two timestamps. It binds its own compute pipeline and push constants: after
 //    vksortRecordSort the compute pipeline binding and the push-constant
 //    contents are undefined. No descriptor sets are used or disturbed.
@@ -410,15 +410,18 @@ typedef struct VksortSortInfo {
   // Optional indirect count: a u32 read by the GPU when the sort executes,
   // e.g. written by a culling pass. Values above `count` are clamped to
   // `count`. The path is the one for `count` (vksortGetSortPlan). On
-  // Onesweep's multi-tile paths its first dispatch reads the live count and
-  // sizes the other dispatches to it (vkCmdDispatchIndirect), so that the
-  // live count runs the path a direct sort of it takes: the bitonic
-  // network (the largest kernel of its set), that first dispatch itself
-  // where the one-workgroup path would sort it, or the passes, in the tile
-  // shape of the live count (VksortTuning::midsizeMaxCount). Elsewhere the
-  // work is sized for `count` and tiles past the live count exit at once. Keys and values from the live
-  // count up to `count` are neither read nor written. buffer ==
-  // VK_NULL_HANDLE: use `count` as is.
+  // Onesweep's multi-tile paths the live count runs the path that a direct
+  // sort of it takes: the sort records, side by side, the kernels of every
+  // path that a live count up to `count` may take (the bitonic network,
+  // the one-workgroup kernel, and the passes in each tile shape,
+  // VksortTuning::midsizeMaxCount), and each reads the live count and
+  // returns at once unless the path is its own. No dispatch waits for
+  // another to size it: up to VksortTuning::chainedMaxCount a live count
+  // costs the clear and one dispatch. Passes with a dispatch each read
+  // their workgroup counts from temp (vkCmdDispatchIndirect). Elsewhere the
+  // work is sized for `count` and tiles past the live count exit at once.
+  // Keys and values from the live count up to `count` are neither read nor
+  // written. buffer == VK_NULL_HANDLE: use `count` as is.
   VksortBufferRange countBuffer;
   // Optional profiling hook: when not VK_NULL_HANDLE, vksort writes a
   // timestamp to query firstTimestampQuery before its first command

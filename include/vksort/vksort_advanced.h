@@ -85,8 +85,7 @@ typedef struct VksortTuning {
   // above the one-workgroup shape's keys. The default is 1.25 times them where
   // it fits (on NVIDIA, 32-bit keys alone). Giving a one-workgroup shape
   // without it drops the wide kernel. VKSORT_TUNING_OFF turns the one-workgroup
-  // paths off; a Onesweep sort with an indirect count still starts with the
-  // one-workgroup kernel, which then only sizes the dispatches after it.
+  // paths off.
   uint32_t oneWorkgroupMaxCount;
   // midsizeMaxCount: counts above oneWorkgroupMaxCount and up to this run
   // Onesweep in tiles of the one-workgroup shape, which spreads a mid-size
@@ -96,7 +95,8 @@ typedef struct VksortTuning {
   // up to oneWorkgroupMaxCount) turns it off. The portable algorithm has no
   // mid-size path. With an indirect count the live count picks the tiles:
   // the sort records the passes in each shape up to that of `count`, and
-  // its first dispatch gives workgroups to one of them.
+  // only those of the live count's shape sort (the others' workgroups
+  // return at once).
   uint32_t midsizeMaxCount;
   // chainedMaxCount: Onesweep sorts of up to this many keys (the count given at
   // record time: maxCount with an indirect count, every key of a segmented
