@@ -463,6 +463,31 @@ TEST_CASE("segmented: overlapping segments write nothing outside the ranges and 
   }
 }
 
+TEST_CASE("segmented: a large segment whose keys another one changes between its passes writes only in itself") {
+  // Large segments A = [h, n) and B = [0, 2h) overlap in [h, 2h), and A ends
+  // where the keys do. Every key is below 2^24 (one top digit: no segment
+  // is split by it); B's own keys, in [0, h), have 0xFF as their second
+  // byte, and A's none. B's first pass (by the low byte) writes its keys
+  // into the overlap, over A's, and A's second pass (by the second byte)
+  // then reads keys of digit 0xFF that its histograms never counted: their
+  // places start at A's end. Keys and values may only land inside the
+  // segment, never past the keys range (the guard bands).
+  std::mt19937_64 rng = caseRng(129);
+  for (VksortAlgorithm algorithm : kAlgorithms) {
+    SegmentedSorter s(VKSORT_KEY_U32, VKSORT_VALUE_INDEX, algorithm);
+    const VksortSegmentedSortPlan p = segmentedPlan(s);
+    const SortCase c =
+        makeCase(kKeys[0], kValues[3], false, kAllBits, what(algorithm, "a segment overlapping a large one's end"));
+    const uint32_t h = std::max(p.mediumMaxCount, 2 * p.tileKeys) + 5, n = 3 * h;
+    std::vector<uint64_t> keys(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t low = uint32_t(rng()) & 0xff, mid = uint32_t(rng()) & 0x7f;
+      keys[i] = i < h ? 0xff00u | low | (uint32_t(rng()) & 0xff0000u) : (mid << 8) | low;
+    }
+    for (int run = 0; run < 3; ++run) checkSegmentedSort(s, c, keys, {h, n, 0, 2 * h}, -1, true);
+  }
+}
+
 TEST_CASE("segmented: offsets all 0xFFFFFFFF make empty segments") {
   std::mt19937_64 rng = caseRng(113);
   for (VksortAlgorithm algorithm : kAlgorithms) {
