@@ -3,14 +3,15 @@
 // records every kernel that some live count up to maxCount may take, side
 // by side, with no barrier between them; each reads the live count and runs
 // only where a direct sort of that count would take it, so exactly one
-// kernel (with the tile shape's histogram kernel) touches the keys. The
-// includer declares KEY_WORDS.
+// kernel touches the keys (with the histogram kernel, where that route's
+// passes have a dispatch each). The includer declares KEY_WORDS.
 layout(constant_id = VKSORT_SC_BITONIC_KEYS_MAX_COUNT) const uint BITONIC_KEYS_MAX_COUNT = 0;
 layout(constant_id = VKSORT_SC_BITONIC_MAX_COUNT) const uint BITONIC_MAX_COUNT = 0;
 layout(constant_id = VKSORT_SC_ONE_WORKGROUP_MAX_COUNT) const uint ONE_WORKGROUP_MAX_COUNT = 0;
 layout(constant_id = VKSORT_SC_MIDSIZE_HALF_MAX_COUNT) const uint MIDSIZE_HALF_MAX_COUNT = 0;
 layout(constant_id = VKSORT_SC_MIDSIZE_MAX_COUNT) const uint MIDSIZE_MAX_COUNT = 0;
-// This kernel's route (VKSORT_ROUTE_*).
+// This kernel's route (VKSORT_ROUTE_*; the histogram kernel has none:
+// routePerPass says where it counts).
 layout(constant_id = VKSORT_SC_ROUTE) const uint ROUTE = VKSORT_ROUTE_NONE;
 // The histogram kernel: which tile shapes have a dispatch per pass, and
 // their tiles.

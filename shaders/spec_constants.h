@@ -67,7 +67,7 @@
 #define VKSORT_ROUTE_ONE_WORKGROUP 2  // the one-workgroup kernel
 #define VKSORT_ROUTE_MIDSIZE_HALF 3   // the mid-size half tiles' passes
 #define VKSORT_ROUTE_MIDSIZE 4        // the mid-size tiles' passes
-#define VKSORT_ROUTE_TILES 5          // the tile shape's passes (and its histogram kernel)
+#define VKSORT_ROUTE_TILES 5          // the tile shape's passes
 
 // bitonic.comp.
 #define VKSORT_SC_NO_INDEX 19  // sort the keys alone (bitonic keys-only)

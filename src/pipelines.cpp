@@ -242,7 +242,8 @@ SpecConstants kernelConstants(const Config& c, Kernel k) {
     return sc;
   }
   switch (k) {
-    case kKernelHistogram: return withRoute(c, commonConstants(c, c.histogramWorkgroupSize, 1), VKSORT_ROUTE_TILES);
+    case kKernelHistogram:  // counts for every shape whose passes have a dispatch each: no route of its own
+      return withRoute(c, commonConstants(c, c.histogramWorkgroupSize, 1), VKSORT_ROUTE_NONE);
     case kKernelOnesweep:
       return withRoute(c, onesweepConstants(c, t.workgroupSize, t.keysPerThread, t.stagingRounds, t.lookbackLanes),
                        VKSORT_ROUTE_TILES);
