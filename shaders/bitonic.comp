@@ -33,7 +33,8 @@
 // VKSORT_SEGMENTED_WORKGROUP sorts one small segment per workgroup (and
 // leaves the medium segments of the small class's list to onesweep.comp);
 // VKSORT_SEGMENTED_LANES one segment per group of LANES lanes (micro: 1,
-// tiny: 8, subgroup: the whole subgroup), with a network of LANES x
+// tiny: 8, half-subgroup: half the subgroup, subgroup: the whole
+// subgroup), with a network of LANES x
 // KEYS_PER_THREAD elements that never leaves the lanes (registers and
 // shuffles only, no shared memory), so that a subgroup sorts SG_SIZE / LANES
 // segments at once. Indices are then within the segment; argsort writes the
@@ -171,9 +172,9 @@ bool greater64(uint aHigh, uint aLow, uint bHigh, uint bLow) {
 }
 
 // Whether element a goes after element b (sort bits already masked to the
-// bit range).
-bool after(uint aLo, uint aHi, uint aIndex, uint bLo, uint bHi, uint bIndex) {
-  if (NO_INDEX && KEY_WORDS == 1) return aLo > bLo;
+// bit range). oneWord: the element is one word (packed: see main).
+bool after(uint aLo, uint aHi, uint aIndex, uint bLo, uint bHi, uint bIndex, bool oneWord) {
+  if ((NO_INDEX || oneWord) && KEY_WORDS == 1) return aLo > bLo;
   if (NO_INDEX) return greater64(aHi, aLo, bHi, bLo);
   if (KEY_WORDS == 2 && aHi != bHi) return aHi > bHi;
   return greater64(aLo, aIndex, bLo, bIndex);
@@ -194,7 +195,7 @@ void storeShared(uint i, Element x) {
 
 // Puts the smaller element first where ascending, the larger one where not.
 void order(inout Element a, inout Element b, bool ascending) {
-  if (after(a.lo, a.hi, a.index, b.lo, b.hi, b.index) == ascending) {
+  if (after(a.lo, a.hi, a.index, b.lo, b.hi, b.index, false) == ascending) {
     const Element x = a;
     a = b;
     b = x;
@@ -204,11 +205,11 @@ void order(inout Element a, inout Element b, bool ascending) {
 // One step of the network whose partners are items e and e + j of the
 // same invocation (j < KEYS_PER_THREAD, a constant at each call so that the items
 // stay in registers).
-void registerStep(uint j, uint k, uint t) {
+void registerStep(uint j, uint k, uint t, bool oneWord) {
   [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
     if ((e & j) != 0u) continue;
     const uint i = t * KEYS_PER_THREAD + e;
-    if (after(gLo[e], gHi[e], gIndex[e], gLo[e + j], gHi[e + j], gIndex[e + j]) == ((i & k) == 0u)) {
+    if (after(gLo[e], gHi[e], gIndex[e], gLo[e + j], gHi[e + j], gIndex[e + j], oneWord) == ((i & k) == 0u)) {
       const uint lo = gLo[e], hi = gHi[e], index = gIndex[e];
       gLo[e] = gLo[e + j];
       gHi[e] = gHi[e + j];
@@ -220,72 +221,11 @@ void registerStep(uint j, uint k, uint t) {
   }
 }
 
-void main() {
-  // This invocation's place in the network, the keys' first index and count.
-  const uint t = IN_SUBGROUP ? gl_SubgroupInvocationID % LANES : gl_SubgroupID * SG_SIZE + gl_SubgroupInvocationID;
-  uint first = 0u, count;
-  if (SEGMENTED == VKSORT_SEGMENTED_NONE) {
-    count = sortCount();
-    // In a Onesweep sort with an indirect count this is the largest kernel
-    // of its set, beside the other routes' kernels (live_route.glsl): its
-    // capacity is the tuning's bitonicMaxCount (or bitonicKeysMaxCount),
-    // up to which the live count's route is this kernel.
-    if ((pc.flags & VKSORT_FLAG_LIVE_ROUTE) != 0u && (count == 0u || count > CAPACITY)) return;  // uniform
-  } else {
-    // The segment: one per group of lanes or per workgroup. Lanes without
-    // one sort nothing but stay for the workgroup's barrier at the end.
-    const uint i = IN_SUBGROUP ? (segmentGridIndex() * NUM_SUBGROUPS + gl_SubgroupID) * (SG_SIZE / LANES) +
-                                     gl_SubgroupInvocationID / LANES
-                               : segmentGridIndex();
-    const uint listed = segmentHeader().v[segmentClassCount(SEGMENT_CLASS)];
-    if (!IN_SUBGROUP && i >= listed) return;  // uniform
-    const uvec2 segment = i < listed ? segmentList().v[segmentListIndex(SEGMENT_CLASS, i)] : uvec2(0u);
-    first = segment.x;
-    count = segment.y - segment.x;
-    // The small class's list also holds the medium segments, which
-    // onesweep.comp sorts (uniform: one segment per workgroup).
-    if (!IN_SUBGROUP && count > WG_SIZE * KEYS_PER_THREAD) return;
-  }
-  const uvec2 mask = rangeMask();
-  // Argsort makes each value its key's input index, but the buckets of split
-  // segments (VKSORT_FLAG_BUCKETS) have theirs already: the split pass made
-  // them.
-  const bool makeIndex = VALUE_INDEX && (pc.flags & VKSORT_FLAG_BUCKETS) == 0u;
-  // The network sorts the first `size` elements: count rounded up to a
-  // power of two. Elements past it take no part.
-  uint size = count <= 1u ? 1u : 1u << (findMSB(count - 1u) + 1);
-  // Groups of lanes run the stages of the subgroup's largest segment, so
-  // that the subgroup stays uniform (shorter ones carry all-ones padding).
-  if (IN_SUBGROUP) size = subgroupMax(size);
-
-  const bool staged = IN_SUBGROUP && STAGE;
-  uvec2 k[KEYS_PER_THREAD];
-  [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
-    const uint i = t * KEYS_PER_THREAD + e;
-    k[e] = uvec2(0u);
-    if (i < count && !staged) k[e] = loadKeyWords(address(pc.keysIn), first + i);
-  }
-  if (staged) {
-    [[unroll]] for (uint w = 0; w < KEY_WORDS; ++w) {
-      if (w != 0u) {  // every lane has read word 0
-        subgroupMemoryBarrierShared();
-        subgroupBarrier();
-      }
-      stageIn(address(pc.keysIn), KEY_WORDS, w, first, count);
-      [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
-        const uint i = t * KEYS_PER_THREAD + e;
-        if (i < count) k[e][w] = sStage[stageWord(stageSlot(i))];
-      }
-    }
-  }
-  [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
-    const uint i = t * KEYS_PER_THREAD + e;
-    const uvec2 bits = i < count ? toSortBits(k[e]) & mask : uvec2(~0u);
-    gLo[e] = bits.x;
-    gHi[e] = bits.y;
-    gIndex[e] = i;
-  }
-
+// The network over the first `size` elements of gLo, gHi and gIndex (t:
+// this invocation's place in it). oneWord: each element is its lo word
+// alone (a constant at each call, so that the driver compiles the network
+// once for each).
+void sortNetwork(uint size, uint t, bool oneWord) {
   // The loops over stages and steps run to constants (CAPACITY, k), so that
   // the driver can unroll the whole network, with every shuffle distance,
   // partner and direction mask a constant. Stages past `size` are skipped.
@@ -358,11 +298,11 @@ void main() {
           const uint i = t * KEYS_PER_THREAD + e;
           const uint pLo = subgroupShuffleXor(gLo[e], j / KEYS_PER_THREAD);
           const uint pHi = KEY_WORDS == 2 ? subgroupShuffleXor(gHi[e], j / KEYS_PER_THREAD) : 0u;
-          const uint pIndex = NO_INDEX ? 0u : subgroupShuffleXor(gIndex[e], j / KEYS_PER_THREAD);
+          const uint pIndex = NO_INDEX || oneWord ? 0u : subgroupShuffleXor(gIndex[e], j / KEYS_PER_THREAD);
           // The lower element of a pair keeps the smaller one where the run
           // ascends (bit k of i clear), the larger one where it descends.
           const bool keepSmaller = ((i & j) == 0u) == ((i & k) == 0u);
-          if (after(gLo[e], gHi[e], gIndex[e], pLo, pHi, pIndex) == keepSmaller) {
+          if (after(gLo[e], gHi[e], gIndex[e], pLo, pHi, pIndex, oneWord) == keepSmaller) {
             gLo[e] = pLo;
             gHi[e] = pHi;
             gIndex[e] = pIndex;
@@ -370,13 +310,96 @@ void main() {
         }
       }
       // Partners in this invocation: items e and e + j.
-      if (KEYS_PER_THREAD >= 16u && 8u < k) registerStep(8u, k, t);
-      if (KEYS_PER_THREAD >= 8u && 4u < k) registerStep(4u, k, t);
-      if (KEYS_PER_THREAD >= 4u && 2u < k) registerStep(2u, k, t);
-      if (KEYS_PER_THREAD >= 2u && 1u < k) registerStep(1u, k, t);
+      if (KEYS_PER_THREAD >= 16u && 8u < k) registerStep(8u, k, t, oneWord);
+      if (KEYS_PER_THREAD >= 8u && 4u < k) registerStep(4u, k, t, oneWord);
+      if (KEYS_PER_THREAD >= 4u && 2u < k) registerStep(2u, k, t, oneWord);
+      if (KEYS_PER_THREAD >= 2u && 1u < k) registerStep(1u, k, t, oneWord);
     }
   }
 
+}
+
+void main() {
+  // This invocation's place in the network, the keys' first index and count.
+  const uint t = IN_SUBGROUP ? gl_SubgroupInvocationID % LANES : gl_SubgroupID * SG_SIZE + gl_SubgroupInvocationID;
+  uint first = 0u, count;
+  if (SEGMENTED == VKSORT_SEGMENTED_NONE) {
+    count = sortCount();
+    // In a Onesweep sort with an indirect count this is the largest kernel
+    // of its set, beside the other routes' kernels (live_route.glsl): its
+    // capacity is the tuning's bitonicMaxCount (or bitonicKeysMaxCount),
+    // up to which the live count's route is this kernel.
+    if ((pc.flags & VKSORT_FLAG_LIVE_ROUTE) != 0u && (count == 0u || count > CAPACITY)) return;  // uniform
+  } else {
+    // The segment: one per group of lanes or per workgroup. Lanes without
+    // one sort nothing but stay for the workgroup's barrier at the end.
+    const uint i = IN_SUBGROUP ? (segmentGridIndex() * NUM_SUBGROUPS + gl_SubgroupID) * (SG_SIZE / LANES) +
+                                     gl_SubgroupInvocationID / LANES
+                               : segmentGridIndex();
+    const uint listed = segmentHeader().v[segmentClassCount(SEGMENT_CLASS)];
+    if (!IN_SUBGROUP && i >= listed) return;  // uniform
+    const uvec2 segment = i < listed ? segmentList().v[segmentListIndex(SEGMENT_CLASS, i)] : uvec2(0u);
+    first = segment.x;
+    count = segment.y - segment.x;
+    // The small class's list also holds the medium segments, which
+    // onesweep.comp sorts (uniform: one segment per workgroup).
+    if (!IN_SUBGROUP && count > WG_SIZE * KEYS_PER_THREAD) return;
+  }
+  const uvec2 mask = rangeMask();
+  // Argsort makes each value its key's input index, but the buckets of split
+  // segments (VKSORT_FLAG_BUCKETS) have theirs already: the split pass made
+  // them.
+  const bool makeIndex = VALUE_INDEX && (pc.flags & VKSORT_FLAG_BUCKETS) == 0u;
+  // The network sorts the first `size` elements: count rounded up to a
+  // power of two. Elements past it take no part.
+  uint size = count <= 1u ? 1u : 1u << (findMSB(count - 1u) + 1);
+  // Groups of lanes run the stages of the subgroup's largest segment, so
+  // that the subgroup stays uniform (shorter ones carry all-ones padding).
+  if (IN_SUBGROUP) size = subgroupMax(size);
+
+  const bool staged = IN_SUBGROUP && STAGE;
+  uvec2 k[KEYS_PER_THREAD];
+  [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
+    const uint i = t * KEYS_PER_THREAD + e;
+    k[e] = uvec2(0u);
+    if (i < count && !staged) k[e] = loadKeyWords(address(pc.keysIn), first + i);
+  }
+  if (staged) {
+    [[unroll]] for (uint w = 0; w < KEY_WORDS; ++w) {
+      if (w != 0u) {  // every lane has read word 0
+        subgroupMemoryBarrierShared();
+        subgroupBarrier();
+      }
+      stageIn(address(pc.keysIn), KEY_WORDS, w, first, count);
+      [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
+        const uint i = t * KEYS_PER_THREAD + e;
+        if (i < count) k[e][w] = sStage[stageWord(stageSlot(i))];
+      }
+    }
+  }
+  // The buckets of split segments, 32-bit keys with their index: a bucket's
+  // keys share their top digit (the last pass's), so the sorted bits below
+  // it and the index (below CAPACITY <= 256) fit one word, bits << 8 |
+  // index. The network then compares and shuffles one word per element, as
+  // for keys alone, and the index is the word's low byte. Padding stays
+  // all ones: where there is padding, no index is 255, so it sorts last.
+  const uint lowBits = VKSORT_RADIX_BITS * (pc.passes - 1u);  // < 32: buckets have 2 to 4 passes
+  const bool oneWord = IN_SUBGROUP && KEY_WORDS == 1 && !NO_INDEX && CAPACITY <= 256u &&
+                       (pc.flags & VKSORT_FLAG_BUCKETS) != 0u;  // uniform
+  [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) {
+    const uint i = t * KEYS_PER_THREAD + e;
+    const uvec2 bits = i < count ? toSortBits(k[e]) & mask : uvec2(~0u);
+    gLo[e] = bits.x;
+    gHi[e] = bits.y;
+    gIndex[e] = i;
+    if (oneWord && i < count) gLo[e] = bitfieldExtract(bits.x, int(pc.beginBit), int(lowBits)) << 8 | i;
+  }
+  if (oneWord) {
+    sortNetwork(size, t, true);
+    [[unroll]] for (uint e = 0; e < KEYS_PER_THREAD; ++e) gIndex[e] = gLo[e] & 0xffu;
+  } else {
+    sortNetwork(size, t, false);
+  }
   // Element i is output position i. Read what goes there (key and value by
   // input index: the sort bits were masked), then write once every
   // invocation has read: the output may be the input buffer.

@@ -63,12 +63,14 @@
 // Segmented sorts (segment_bins.comp) use the portable layout for the large
 // segments' tile table (numTiles: the most tiles they may have), and after
 // its block sums, from a 16-byte boundary, the segments' area:
-//   [0, 128)             counters and dispatch commands (u32 words below),
+//   [0, 144)             counters and dispatch commands (u32 words below),
 //                        zeroed with vkCmdFillBuffer before every sort
-//   [128, ...)           the binned segments: 2 segmentCount uvec2 (begin,
-//                        end), tiny ones from the front and small ones from
-//                        the back of the first half, micro ones from the
-//                        front and subgroup ones from the back of the second
+//   [144, ...)           the binned segments: 3 segmentCount uvec2 (begin,
+//                        end) in three lists of segmentCount, rounded up to
+//                        16 bytes: tiny ones from the front and half-subgroup
+//                        ones from the back of the first, micro ones from
+//                        the front and subgroup ones from the back of the
+//                        second, small ones from the front of the third
 //   [..., ...)           per large-segment tile, from a 16-byte boundary: a
 //                        uvec4 (first tile of its segment, its segment's
 //                        begin and end, the segment's number among the
@@ -79,8 +81,9 @@
 //   [..., ...)           Onesweep only, where large segments may be split:
 //                        the buckets' area, laid out as the segments' area
 //                        from its start (a header zeroed before every
-//                        sort, then 2 C uvec2 lists for C buckets): the
-//                        buckets of the split segments, by size class
+//                        sort, then 2 C uvec2 lists for C buckets: no
+//                        bucket is small): the buckets of the split
+//                        segments, by size class
 // With Onesweep the area follows the header and the ring (VKSORT_TEMP_*
 // above) instead of the tile table.
 #define VKSORT_SEG_TINY_COUNT 0          // tiny segments binned
@@ -97,6 +100,8 @@
 #define VKSORT_SEG_MICRO_DISPATCH 24     // VkDispatchIndirectCommand: 3 u32
 #define VKSORT_SEG_SUBGROUP_DISPATCH 28  // VkDispatchIndirectCommand: 3 u32
 #define VKSORT_SEG_SPLIT_COUNT 31        // the buckets' area: segments split (may pass its capacity)
+#define VKSORT_SEG_HALF_DISPATCH 32      // VkDispatchIndirectCommand: 3 u32
+#define VKSORT_SEG_HALF_COUNT 35         // half-subgroup-class segments binned
 // The buckets' area: the VkDispatchIndirectCommand (3 u32) of the large
 // segments' passes after the first: the tiles' grid where a segment keeps
 // its passes, none where every one is split.
@@ -107,7 +112,7 @@
 // A large segment's histograms: 256 u32 per pass, then its done counter,
 // padded to 16 bytes.
 #define VKSORT_SEG_HISTOGRAM_WORDS(passes) ((passes)*VKSORT_RADIX + 4u)
-#define VKSORT_SEG_HEADER_BYTES 128
+#define VKSORT_SEG_HEADER_BYTES 144
 // Workgroups per row of a segmented sort's indirect grids: the least
 // maxComputeWorkGroupCount[0] Vulkan allows.
 #define VKSORT_SEG_GRID_X 65535u

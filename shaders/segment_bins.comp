@@ -3,10 +3,11 @@
 // One invocation per segment reads its CSR offsets, clamps them to the keys
 // range (past pc.count: clamped; an end below its begin: empty), and puts
 // the segment in its size class:
-//  - micro (1 to MICRO_MAX keys), tiny (up to TINY_MAX), subgroup (up to
-//    SUBGROUP_MAX) and small (up to SMALL_MAX): its (begin, end) goes to the
-//    class's segment list (segments.glsl), for the bitonic kernels that sort
-//    one per invocation, per few lanes, per subgroup or per workgroup;
+//  - micro (1 to MICRO_MAX keys), tiny (up to TINY_MAX), half-subgroup (up
+//    to HALF_MAX), subgroup (up to SUBGROUP_MAX) and small (up to
+//    SMALL_MAX): its (begin, end) goes to the class's segment list
+//    (segments.glsl), for the bitonic kernels that sort one per invocation,
+//    per few lanes, per half subgroup, per subgroup or per workgroup;
 //  - medium (up to MEDIUM_MAX; Onesweep sorters): to the small class's
 //    list, where the bitonic kernel leaves it to onesweep.comp's medium
 //    kernel, whose workgroup runs every pass over the segment itself;
@@ -22,7 +23,8 @@
 // workgroups). The counters and commands start at zero (vkCmdFillBuffer):
 // a class with no segments dispatches nothing.
 //
-// Subgroups aggregate their atomics: one per class per subgroup.
+// Subgroups aggregate their atomics: one per class per subgroup, the
+// classes' all at once (segment_list.glsl).
 #version 460
 #extension GL_GOOGLE_include_directive : require
 #include "spec_constants.h"

@@ -9,6 +9,7 @@
 // The classes' largest segments, smallest class first.
 layout(constant_id = VKSORT_SC_SEGMENT_MICRO_MAX) const uint MICRO_MAX = 16;
 layout(constant_id = VKSORT_SC_SEGMENT_TINY_MAX) const uint TINY_MAX = 64;
+layout(constant_id = VKSORT_SC_SEGMENT_HALF_MAX) const uint HALF_MAX = 128;  // TINY_MAX: no half-subgroup class
 layout(constant_id = VKSORT_SC_SEGMENT_SUBGROUP_MAX) const uint SUBGROUP_MAX = 256;
 layout(constant_id = VKSORT_SC_SEGMENT_SMALL_MAX) const uint SMALL_MAX = 2048;
 layout(constant_id = VKSORT_SC_SEGMENT_MEDIUM_MAX) const uint MEDIUM_MAX = 2048;  // SMALL_MAX: no medium class
@@ -21,6 +22,7 @@ layout(constant_id = VKSORT_SC_SEGMENT_LANES) const uint TINY_LANES = 8;
 layout(constant_id = VKSORT_SC_SEGMENT_SPLIT_MAX) const uint SPLIT_BUCKET_MAX = 0;
 const uint MICRO_PER_GROUP = GROUP * SG_SIZE;
 const uint TINY_PER_GROUP = GROUP * SG_SIZE / TINY_LANES;
+const uint HALF_PER_GROUP = 2u * GROUP;
 const uint SUBGROUP_PER_GROUP = GROUP;
 
 // The most segments the buckets' area holds (splitArea, below): as many as
@@ -45,10 +47,11 @@ Address splitArea() {
 // segmentListIndex in a list of `capacity` segments (the buckets' list has
 // its own).
 uint listIndex(uint segmentClass, uint i, uint capacity) {
-  return segmentClass == VKSORT_SEGMENT_CLASS_MICRO  ? capacity + i
-         : segmentClass == VKSORT_SEGMENT_CLASS_TINY ? i
+  return segmentClass == VKSORT_SEGMENT_CLASS_MICRO      ? capacity + i
+         : segmentClass == VKSORT_SEGMENT_CLASS_TINY     ? i
+         : segmentClass == VKSORT_SEGMENT_CLASS_HALF     ? capacity - 1u - i
          : segmentClass == VKSORT_SEGMENT_CLASS_SUBGROUP ? 2u * capacity - 1u - i
-                                                         : capacity - 1u - i;
+                                                         : 2u * capacity + i;
 }
 
 // Grows the indirect command at header word `command` to a grid of at least
@@ -75,29 +78,51 @@ uint takeSlots(U32Buf header, uint counter, uint n, out uint end) {
 }
 
 // Lists the segment [begin, end) in its class, in the area whose header and
-// list are given, of `capacity` segments: micro, tiny, subgroup or small
-// (small up to MEDIUM_MAX keys: the medium ones go to the small class's
-// list, where the bitonic kernel leaves them to onesweep.comp's medium
-// kernel). Empty and larger segments go nowhere. Each class's indirect
-// dispatch command grows with atomicMax as segments arrive, so no
-// workgroup waits for another: after the barrier that follows, the
-// commands hold every class's grid. Called by whole subgroups (uniform
-// control flow); one atomic per class per subgroup.
+// list are given, of `capacity` segments: micro, tiny, half-subgroup,
+// subgroup or small (small up to MEDIUM_MAX keys: the medium ones go to the
+// small class's list, where the bitonic kernel leaves them to
+// onesweep.comp's medium kernel). Empty and larger segments go nowhere.
+// Each class's indirect dispatch command grows with atomicMax as segments
+// arrive, so no workgroup waits for another: after the barrier that
+// follows, the commands hold every class's grid. Called by whole subgroups
+// (uniform control flow). One atomic per class per subgroup, all at once:
+// lane c takes the slots of class c (lane 0 also those of the last class
+// where subgroups have 4 lanes), so the subgroup waits for one round trip,
+// not one per class.
+const uint SEGMENT_CLASSES = 5u;
 void listSegment(U32Buf header, U32x2Buf list, uint capacity, uint begin, uint end) {
   const uint size = end - begin;
   const uint segmentClass = size == 0u             ? ~0u
                             : size <= MICRO_MAX    ? VKSORT_SEGMENT_CLASS_MICRO
                             : size <= TINY_MAX     ? VKSORT_SEGMENT_CLASS_TINY
+                            : size <= HALF_MAX     ? VKSORT_SEGMENT_CLASS_HALF
                             : size <= SUBGROUP_MAX ? VKSORT_SEGMENT_CLASS_SUBGROUP
                             : size <= MEDIUM_MAX   ? VKSORT_SEGMENT_CLASS_SMALL
                                                    : ~0u;
-  const uint commands[4] = {VKSORT_SEG_MICRO_DISPATCH, VKSORT_SEG_TINY_DISPATCH, VKSORT_SEG_SUBGROUP_DISPATCH,
-                            VKSORT_SEG_SMALL_DISPATCH};
-  const uint perGroup[4] = {MICRO_PER_GROUP, TINY_PER_GROUP, SUBGROUP_PER_GROUP, 1u};
-  for (uint c = 0; c < 4u; ++c) {
-    uint classEnd;
-    const uint slot = takeSlots(header, segmentClassCount(c), segmentClass == c ? 1u : 0u, classEnd);
-    if (segmentClass == c) list.v[listIndex(c, slot, capacity)] = uvec2(begin, end);
-    if (subgroupElect() && classEnd != 0u) growGrid(header, commands[c], (classEnd + perGroup[c] - 1u) / perGroup[c]);
+  const uint commands[SEGMENT_CLASSES] = {VKSORT_SEG_MICRO_DISPATCH, VKSORT_SEG_TINY_DISPATCH,
+                                          VKSORT_SEG_HALF_DISPATCH, VKSORT_SEG_SUBGROUP_DISPATCH,
+                                          VKSORT_SEG_SMALL_DISPATCH};
+  const uint perGroup[SEGMENT_CLASSES] = {MICRO_PER_GROUP, TINY_PER_GROUP, HALF_PER_GROUP, SUBGROUP_PER_GROUP, 1u};
+  // The subgroup's segments of each class, and this lane's place among its
+  // class's.
+  uint total[SEGMENT_CLASSES];
+  uint before = 0u;
+  [[unroll]] for (uint c = 0; c < SEGMENT_CLASSES; ++c) {
+    const uvec4 ballot = subgroupBallot(segmentClass == c);
+    total[c] = subgroupBallotBitCount(ballot);
+    if (segmentClass == c) before = subgroupBallotExclusiveBitCount(ballot);
   }
+  // Lane c's first slot of class c (first[0]) and of class c + SG_SIZE
+  // (first[1]).
+  uint first[2] = {0u, 0u};
+  [[unroll]] for (uint c = 0; c < SEGMENT_CLASSES; ++c)
+    if (c % SG_SIZE == gl_SubgroupInvocationID && total[c] != 0u)
+      first[c / SG_SIZE] = atomicAdd(header.v[segmentClassCount(c)], total[c]);
+  [[unroll]] for (uint c = 0; c < SEGMENT_CLASSES; ++c)
+    if (c % SG_SIZE == gl_SubgroupInvocationID && total[c] != 0u)
+      growGrid(header, commands[c], (first[c / SG_SIZE] + total[c] + perGroup[c] - 1u) / perGroup[c]);
+  const uint from = segmentClass % SG_SIZE;  // the lane that took this lane's class's slots
+  const uint slot0 = subgroupShuffle(first[0], from), slot1 = subgroupShuffle(first[1], from);
+  if (segmentClass != ~0u)
+    list.v[listIndex(segmentClass, (segmentClass < SG_SIZE ? slot0 : slot1) + before, capacity)] = uvec2(begin, end);
 }

@@ -28,14 +28,15 @@ uvec2 segmentAreaOffset() {
 
 Address segmentArea() { return addressAdd(address(pc.temp), segmentAreaOffset()); }
 U32Buf segmentHeader() { return U32Buf(segmentArea()); }
-// The binned segments: (begin, end), tiny ones from index 0 up, small ones
-// from index pc.segmentCount - 1 down, micro ones from pc.segmentCount up,
-// subgroup ones from 2 pc.segmentCount - 1 down.
+// The binned segments: (begin, end), tiny ones from index 0 up, half-subgroup
+// ones from index pc.segmentCount - 1 down, micro ones from pc.segmentCount
+// up, subgroup ones from 2 pc.segmentCount - 1 down, small ones from
+// 2 pc.segmentCount up.
 U32x2Buf segmentList() { return U32x2Buf(addressAdd(segmentArea(), uint(VKSORT_SEG_HEADER_BYTES))); }
 // Per large-segment tile: (its segment's first tile, begin, end, the
 // segment's number among the large ones).
 Address segmentTilesAddress() {
-  const uint listBytes16 = pc.segmentCount;  // the list's bytes / 16
+  const uint listBytes16 = pc.segmentCount + (pc.segmentCount + 1u) / 2u;  // the lists' bytes / 16, rounded up
   return addressAdd(addressAdd(segmentArea(), uint(VKSORT_SEG_HEADER_BYTES)), uvec2(listBytes16 << 4, listBytes16 >> 28));
 }
 U32x4Buf segmentTiles() { return U32x4Buf(segmentTilesAddress()); }
@@ -52,16 +53,18 @@ U32Buf segmentHistogram(uint large) {
 
 // A class's counter (header word) and the list index of its i-th segment.
 uint segmentClassCount(uint segmentClass) {
-  return segmentClass == VKSORT_SEGMENT_CLASS_MICRO  ? VKSORT_SEG_MICRO_COUNT
-         : segmentClass == VKSORT_SEGMENT_CLASS_TINY ? VKSORT_SEG_TINY_COUNT
+  return segmentClass == VKSORT_SEGMENT_CLASS_MICRO      ? VKSORT_SEG_MICRO_COUNT
+         : segmentClass == VKSORT_SEGMENT_CLASS_TINY     ? VKSORT_SEG_TINY_COUNT
+         : segmentClass == VKSORT_SEGMENT_CLASS_HALF     ? VKSORT_SEG_HALF_COUNT
          : segmentClass == VKSORT_SEGMENT_CLASS_SUBGROUP ? VKSORT_SEG_SUBGROUP_COUNT
                                                          : VKSORT_SEG_SMALL_COUNT;
 }
 uint segmentListIndex(uint segmentClass, uint i) {
-  return segmentClass == VKSORT_SEGMENT_CLASS_MICRO  ? pc.segmentCount + i
-         : segmentClass == VKSORT_SEGMENT_CLASS_TINY ? i
+  return segmentClass == VKSORT_SEGMENT_CLASS_MICRO      ? pc.segmentCount + i
+         : segmentClass == VKSORT_SEGMENT_CLASS_TINY     ? i
+         : segmentClass == VKSORT_SEGMENT_CLASS_HALF     ? pc.segmentCount - 1u - i
          : segmentClass == VKSORT_SEGMENT_CLASS_SUBGROUP ? 2u * pc.segmentCount - 1u - i
-                                                         : pc.segmentCount - 1u - i;
+                                                         : 2u * pc.segmentCount + i;
 }
 
 // Tile `tile` of the large segments, of tileKeys keys (its entry of

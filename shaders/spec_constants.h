@@ -87,6 +87,7 @@
 #define VKSORT_SC_SEGMENT_STAGE 35         // bitonic.comp, kernels of lanes: keys and values through shared memory
 #define VKSORT_SC_SEGMENT_MEDIUM_MAX 40    // segment_bins.comp: the medium class's largest segment
 #define VKSORT_SC_SEGMENT_SPLIT_MAX 41     // histogram.comp: the largest bucket of a split segment (0: none)
+#define VKSORT_SC_SEGMENT_HALF_MAX 45      // segment_bins.comp: the half-subgroup class's largest segment
 
 // The values of VKSORT_SC_SEGMENTED.
 #define VKSORT_SEGMENTED_NONE 0       // a plain sort
@@ -97,9 +98,10 @@
 // The size classes of segmented sorts (segment_bins.comp), smallest first.
 #define VKSORT_SEGMENT_CLASS_MICRO 0     // one invocation per segment
 #define VKSORT_SEGMENT_CLASS_TINY 1      // a few lanes per segment
-#define VKSORT_SEGMENT_CLASS_SUBGROUP 2  // a subgroup per segment
-#define VKSORT_SEGMENT_CLASS_SMALL 3     // a workgroup per segment (small and medium ones: one list)
+#define VKSORT_SEGMENT_CLASS_HALF 2      // half a subgroup per segment
+#define VKSORT_SEGMENT_CLASS_SUBGROUP 3  // a subgroup per segment
+#define VKSORT_SEGMENT_CLASS_SMALL 4     // a workgroup per segment (small and medium ones: one list)
 
-#define VKSORT_SC_COUNT 45
+#define VKSORT_SC_COUNT 46
 
 #endif

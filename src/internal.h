@@ -185,8 +185,9 @@ struct Config {
   // Segmented sorts (VksortCreateInfo::segmented): the bins kernel's
   // workgroup; the bitonic kernels of lanes, segmentGroup subgroups per
   // workgroup: micro (one invocation, kSegmentMicroKeys keys), tiny
-  // (segmentTinyLanes lanes of kSegmentTinyKeys keys) and subgroup (the
-  // subgroup, segmentSubgroupKeys keys per lane); the small class's (one
+  // (segmentTinyLanes lanes of kSegmentTinyKeys keys), half-subgroup (half
+  // the subgroup's lanes) and subgroup (the subgroup), both with
+  // segmentSubgroupKeys keys per lane; the small class's (one
   // workgroup; 0: none); and the medium class's largest segment (Onesweep
   // sorters: one workgroup's radix passes in the one-workgroup kernel's
   // shape; 0: none), and whether it keeps the segment in shared memory
@@ -221,6 +222,14 @@ struct Config {
   uint32_t segmentMicroMax() const { return kSegmentMicroKeys; }
   uint32_t segmentTinyMax() const { return segmentTinyLanes * kSegmentTinyKeys; }
   uint32_t segmentSubgroupMax() const { return subgroupSize * segmentSubgroupKeys; }
+  // Where half the subgroup's lanes hold no more than the tiny class's
+  // lanes (subgroups of up to 8 lanes), the half-subgroup class is empty.
+  uint32_t segmentHalfLanes() const { return subgroupSize / 2; }
+  uint32_t segmentHalfMax() const {
+    const uint32_t half = segmentHalfLanes() * segmentSubgroupKeys;
+    return half > segmentTinyMax() ? half : segmentTinyMax();
+  }
+  bool hasSegmentHalf() const { return segmented && segmentHalfMax() > segmentTinyMax(); }
   uint32_t segmentSmallMax() const {
     const uint32_t small = segmentSmallWorkgroup * segmentSmallKeys;
     return small > segmentSubgroupMax() ? small : segmentSubgroupMax();
@@ -294,6 +303,7 @@ enum Kernel : uint8_t {
   kKernelSegmentBins,       // segment_bins.comp
   kKernelSegmentMicro,      // bitonic.comp, VKSORT_SEGMENTED_LANES
   kKernelSegmentTiny,       // bitonic.comp, VKSORT_SEGMENTED_LANES
+  kKernelSegmentHalf,       // bitonic.comp, VKSORT_SEGMENTED_LANES
   kKernelSegmentSubgroup,   // bitonic.comp, VKSORT_SEGMENTED_LANES
   kKernelSegmentSmall,      // bitonic.comp, VKSORT_SEGMENTED_WORKGROUP
   kKernelSegmentCount,      // portable_count.comp, VKSORT_SEGMENTED_TILES
@@ -344,6 +354,7 @@ enum Label : uint8_t {
   kLabelBins,
   kLabelMicro,
   kLabelTiny,
+  kLabelHalf,
   kLabelSubgroup,
   kLabelSmall,
   kLabelMedium,
@@ -507,6 +518,7 @@ struct SpecConstants {
   uint32_t midsizeHalfTileKeys;
   uint32_t midsizeTileKeys;
   uint32_t tileKeys;
+  uint32_t segmentHalfMax;
 };
 
 // One pipeline a sorter creates: its kernel's embedded SPIR-V, its

@@ -68,9 +68,11 @@ VKSORT_CHECK_ID(segmentSplitMax, VKSORT_SC_SEGMENT_SPLIT_MAX);
 VKSORT_CHECK_ID(midsizeHalfTileKeys, VKSORT_SC_MIDSIZE_HALF_TILE_KEYS);
 VKSORT_CHECK_ID(midsizeTileKeys, VKSORT_SC_MIDSIZE_TILE_KEYS);
 VKSORT_CHECK_ID(tileKeys, VKSORT_SC_TILE_KEYS);
+VKSORT_CHECK_ID(segmentHalfMax, VKSORT_SC_SEGMENT_HALF_MAX);
 #undef VKSORT_CHECK_ID
 static_assert(sizeof(SpecConstants) == 4 * VKSORT_SC_COUNT, "one field per specialization constant");
 static_assert(kKernelSegmentTiny - kKernelSegmentMicro == VKSORT_SEGMENT_CLASS_TINY &&
+                  kKernelSegmentHalf - kKernelSegmentMicro == VKSORT_SEGMENT_CLASS_HALF &&
                   kKernelSegmentSubgroup - kKernelSegmentMicro == VKSORT_SEGMENT_CLASS_SUBGROUP &&
                   kKernelSegmentSmall - kKernelSegmentMicro == VKSORT_SEGMENT_CLASS_SMALL,
               "the segment kernels in the order of the classes");
@@ -218,6 +220,7 @@ uint32_t segmentAreaAfterRing(const Config& c) { return c.algorithm == VKSORT_AL
 void segmentClassConstants(const Config& c, SpecConstants* sc) {
   sc->segmentMicroMax = c.segmentMicroMax();
   sc->segmentTinyMax = c.segmentTinyMax();
+  sc->segmentHalfMax = c.segmentHalfMax();
   sc->segmentSubgroupMax = c.segmentSubgroupMax();
   sc->segmentSmallMax = c.segmentSmallMax();
   sc->segmentMediumMax = c.segmentMediumMax();
@@ -285,9 +288,11 @@ SpecConstants kernelConstants(const Config& c, Kernel k) {
     }
     case kKernelSegmentMicro:
     case kKernelSegmentTiny:
+    case kKernelSegmentHalf:
     case kKernelSegmentSubgroup: {
       const uint32_t lanes = k == kKernelSegmentMicro  ? 1
                              : k == kKernelSegmentTiny ? c.segmentTinyLanes
+                             : k == kKernelSegmentHalf ? c.segmentHalfLanes()
                                                        : c.subgroupSize;
       const uint32_t keys = k == kKernelSegmentMicro  ? kSegmentMicroKeys
                             : k == kKernelSegmentTiny ? kSegmentTinyKeys
@@ -346,9 +351,9 @@ uint64_t kernelSharedBytes(Kernel k, const SpecConstants& sc) {
   if (isChainedKernel(k)) k = unchainedKernel(k);
   if (k >= kKernelBitonic && k < kKernelPortableCount)
     return bitonicSharedBytes(sc.wgSize * sc.keysPerThread, sc.wgSize, sc.sgSize, sc.keyWords, !sc.noIndex);
-  // The tiny segments' network stays in its subgroup: one element of each
+  // The networks of lanes stay in their subgroup: one element of each
   // array, and their staging.
-  if (k == kKernelSegmentMicro || k == kKernelSegmentTiny || k == kKernelSegmentSubgroup)
+  if (k == kKernelSegmentMicro || k == kKernelSegmentTiny || k == kKernelSegmentHalf || k == kKernelSegmentSubgroup)
     return bitonicSharedBytes(1, sc.wgSize, sc.sgSize, sc.keyWords, true) +
            (sc.segmentStage ? segmentStageBytes(sc.wgSize, sc.sgSize, sc.keysPerThread) : 0);
   if (k == kKernelSegmentSmall)
@@ -411,6 +416,7 @@ bool hasKernel(const Config& c, Kernel k) {
     case kKernelSegmentMicro:
     case kKernelSegmentTiny:
     case kKernelSegmentSubgroup: return c.segmented;
+    case kKernelSegmentHalf: return c.hasSegmentHalf();
     case kKernelSegmentSmall: return c.segmented && c.segmentSmallWorkgroup != 0;
     case kKernelSegmentHistogram:
     case kKernelSegmentOnesweep: return c.segmented && onesweep;
@@ -479,6 +485,7 @@ const char* kernelName(Kernel k) {
                                                   "segment bins",
                                                   "micro segments",
                                                   "tiny segments",
+                                                  "half-subgroup segments",
                                                   "subgroup segments",
                                                   "small segments",
                                                   "segmented count",

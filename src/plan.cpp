@@ -590,7 +590,7 @@ VkDeviceSize segmentAreaOffset(const Config& c, uint32_t maxTiles) {
 // Where the segments' area keeps the large segments' tiles, and their
 // histograms (Onesweep) after them: bytes from the start of temp.
 VkDeviceSize segmentTilesOffset(const Config& c, uint32_t maxTiles, uint32_t segments) {
-  return segmentAreaOffset(c, maxTiles) + VKSORT_SEG_HEADER_BYTES + uint64_t(segments) * 16;
+  return segmentAreaOffset(c, maxTiles) + VKSORT_SEG_HEADER_BYTES + (uint64_t(segments) * 3 + 1) / 2 * 16;
 }
 
 // Onesweep: the bytes of the large segments' histograms (as many as there
@@ -653,6 +653,7 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
   seg.passes = (bits + c.radixBits - 1) / c.radixBits;
   seg.microMaxCount = c.segmentMicroMax();
   seg.tinyMaxCount = c.segmentTinyMax();
+  seg.halfMaxCount = c.segmentHalfMax();
   seg.subgroupMaxCount = c.segmentSubgroupMax();
   seg.smallMaxCount = c.segmentSmallMax();
   seg.mediumMaxCount = c.segmentMediumMax();
@@ -715,6 +716,11 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
   list.beginLabel(kLabelTiny);
   list.dispatchIndirect(kKernelSegmentTiny, kPushOneDispatch, result, areaOffset + 4 * VKSORT_SEG_TINY_DISPATCH);
   list.endLabel();
+  if (hasKernel(c, kKernelSegmentHalf)) {
+    list.beginLabel(kLabelHalf);
+    list.dispatchIndirect(kKernelSegmentHalf, kPushOneDispatch, result, areaOffset + 4 * VKSORT_SEG_HALF_DISPATCH);
+    list.endLabel();
+  }
   list.beginLabel(kLabelSubgroup);
   list.dispatchIndirect(kKernelSegmentSubgroup, kPushOneDispatch, result,
                         areaOffset + 4 * VKSORT_SEG_SUBGROUP_DISPATCH);
@@ -762,9 +768,11 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
       plan->splitShift = splitOffset - areaOffset;
       plan->splitBuckets = buckets;
       list.beginLabel(kLabelBuckets);
-      const uint32_t commands[3] = {VKSORT_SEG_MICRO_DISPATCH, VKSORT_SEG_TINY_DISPATCH, VKSORT_SEG_SUBGROUP_DISPATCH};
-      for (uint32_t k = 0; k < 3; ++k)  // VKSORT_SEGMENT_CLASS_* order
-        list.dispatchIndirect(Kernel(kKernelSegmentMicro + k), kPushBuckets, result, splitOffset + 4 * commands[k]);
+      const uint32_t commands[4] = {VKSORT_SEG_MICRO_DISPATCH, VKSORT_SEG_TINY_DISPATCH, VKSORT_SEG_HALF_DISPATCH,
+                                    VKSORT_SEG_SUBGROUP_DISPATCH};
+      for (uint32_t k = 0; k < 4; ++k)  // VKSORT_SEGMENT_CLASS_* order
+        if (hasKernel(c, Kernel(kKernelSegmentMicro + k)))
+          list.dispatchIndirect(Kernel(kKernelSegmentMicro + k), kPushBuckets, result, splitOffset + 4 * commands[k]);
       list.endLabel();
     }
   } else {

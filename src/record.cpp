@@ -92,6 +92,7 @@ const char* labelName(Label l) {
     case kLabelBins: return "bins";
     case kLabelMicro: return "micro segments";
     case kLabelTiny: return "tiny segments";
+    case kLabelHalf: return "half-subgroup segments";
     case kLabelSubgroup: return "subgroup segments";
     case kLabelSmall: return "small segments";
     case kLabelMedium: return "medium segments";

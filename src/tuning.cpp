@@ -302,10 +302,12 @@ VksortResult checkPortableTable(const Config& c) {
 // The kernels of segmented sorts (Config::segmented). Not tunable: they
 // follow the device's limits.
 //  - bins: 256 invocations, one segment each.
-//  - micro, tiny and subgroup: networks in registers and shuffles, four
-//    subgroups per workgroup: one invocation sorts a segment of up to 16
-//    keys; 8 lanes (the subgroup, if smaller) one of up to 8 keys each; the
-//    subgroup one of up to 256 keys (2 to 16 per lane).
+//  - micro, tiny, half-subgroup and subgroup: networks in registers and
+//    shuffles, four subgroups per workgroup: one invocation sorts a segment
+//    of up to 16 keys; 8 lanes (the subgroup, if smaller) one of up to 8
+//    keys each; the subgroup one of up to 256 keys (2 to 16 per lane), and
+//    half the subgroup one of up to half that (with as many keys per lane;
+//    none where that is no more than the tiny class's).
 //  - small: a workgroup sorts one segment of up to 2,048 keys with their
 //    indices in shared memory, or less where they do not fit; none where
 //    even twice the subgroup size does not (the subgroup class then ends at

@@ -559,13 +559,13 @@ enum Resource {
   kTempBuckets,
   kTempBucketCommands,
   kKeysMicro,  // then alt, and the same for each group below
-  kResources = kKeysMicro + 16
+  kResources = kKeysMicro + 20
 };
 // Keys (or alt, `alt`) of a group of segments: a size class
-// (VKSORT_SEGMENT_CLASS_*), 4 the medium ones, and from 5 on the buckets of
+// (VKSORT_SEGMENT_CLASS_*), 5 the medium ones, and from 6 on the buckets of
 // split segments in each class of lanes (kGroupSplit + VKSORT_SEGMENT_CLASS_*).
 Resource segmentData(uint32_t group, bool alt) { return Resource(kKeysMicro + 2 * group + (alt ? 1 : 0)); }
-constexpr uint32_t kGroupMedium = 4, kGroupSplit = 5, kGroups = 8;
+constexpr uint32_t kGroupMedium = 5, kGroupSplit = 6, kGroups = 10;
 std::string resourceName(Resource r) {
   const char* const names[] = {"temp",
                                "temp's dispatch commands",
@@ -575,8 +575,16 @@ std::string resourceName(Resource r) {
                                "temp's bucket lists",
                                "temp's dispatch commands of the buckets"};
   if (r < kKeysMicro) return names[r];
-  const char* const groups[] = {
-      "micro", "tiny", "subgroup", "small", "medium", "micro buckets of", "tiny buckets of", "subgroup buckets of"};
+  const char* const groups[] = {"micro",
+                                "tiny",
+                                "half-subgroup",
+                                "subgroup",
+                                "small",
+                                "medium",
+                                "micro buckets of",
+                                "tiny buckets of",
+                                "half-subgroup buckets of",
+                                "subgroup buckets of"};
   const uint32_t i = uint32_t(r) - uint32_t(kKeysMicro);
   return std::string(i % 2 ? "alt" : "keys") + " of the " + groups[i / 2] + " segments";
 }
@@ -675,6 +683,7 @@ std::vector<Access> segmentedAccesses(const vksort::Command& c, bool split) {
       break;
     case vksort::kKernelSegmentMicro:
     case vksort::kKernelSegmentTiny:
+    case vksort::kKernelSegmentHalf:
     case vksort::kKernelSegmentSubgroup:
     case vksort::kKernelSegmentSmall: {  // a class's list: its segments from keys, or buckets from alt
       const uint32_t group = uint32_t(c.kernel - vksort::kKernelSegmentMicro) + (buckets ? kGroupSplit : 0);
@@ -1135,11 +1144,12 @@ TEST_CASE("plan: segmented sorts' commands, in order, and the medium class only 
   CHECK(p.segmented.mediumMaxCount == 4096);
   CHECK(describe(p) ==
         "[bins C|T>T fill fill fill T>C segment bins 16 C>I|C] [micro segments micro segments @] "
-        "[tiny segments tiny segments @] [subgroup segments subgroup segments @] "
+        "[tiny segments tiny segments @] [half-subgroup segments half-subgroup segments @] "
+        "[subgroup segments subgroup segments @] "
         "[small segments small segments @] [histogram segment histogram @] [pass 1 C>I|C segmented onesweep @] "
         "[pass 2 C>C segmented onesweep @] [pass 3 C>C segmented onesweep @] [pass 4 C>C segmented onesweep @] "
         "[medium segments medium segments @] "
-        "[split buckets micro segments @ tiny segments @ subgroup segments @]");
+        "[split buckets micro segments @ tiny segments @ half-subgroup segments @ subgroup segments @]");
   CHECK(p.segmented.bucketMaxCount == p.segmented.subgroupMaxCount);
   // Pass 1 runs the bins kernel's tiles; the later passes the histogram
   // kernel's command, in the buckets' header.

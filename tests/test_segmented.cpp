@@ -44,8 +44,8 @@ void everyTypeInEveryClass(VksortAlgorithm algorithm, uint32_t keyBits, uint64_t
   }
 }
 
-// Segment sizes at every class boundary +-1: micro/tiny, tiny/subgroup,
-// subgroup/small, small/medium, medium/large, and large segments of whole
+// Segment sizes at every class boundary +-1: micro/tiny, tiny/half-subgroup,
+// half-subgroup/subgroup, subgroup/small, small/medium, medium/large, and large segments of whole
 // tiles +-1 (the fewest tiles a large segment has, and one and two more).
 std::vector<uint32_t> boundarySizes(const VksortSegmentedSortPlan& p) {
   const uint32_t tile = p.tileKeys, fewest = p.mediumMaxCount / tile + 1;
@@ -74,8 +74,8 @@ TEST_CASE("segmented: sizes around every class boundary, both algorithms" * doct
     const VksortSegmentedSortPlan p = segmentedPlan(s, 1 << 16);
     std::mt19937_64 rng = caseRng(1);
     std::vector<uint32_t> sizes;
-    for (uint32_t edge : {1u, p.microMaxCount, p.tinyMaxCount, p.subgroupMaxCount, p.smallMaxCount, p.mediumMaxCount,
-                          p.mediumMaxCount + p.tileKeys})
+    for (uint32_t edge : {1u, p.microMaxCount, p.tinyMaxCount, p.halfMaxCount, p.subgroupMaxCount, p.smallMaxCount,
+                          p.mediumMaxCount, p.mediumMaxCount + p.tileKeys})
       for (uint32_t d : {0u, 1u, 2u})
         if (edge + d >= 1) sizes.push_back(edge + d - 1);
     sizes.push_back(0);
@@ -268,9 +268,9 @@ TEST_CASE("segmented: every class boundary +-1 and large segments of 1, 1 + 1 an
     SegmentedSorter s(VKSORT_KEY_F64, VKSORT_VALUE_64, algorithm);
     const VksortSegmentedSortPlan p = segmentedPlan(s);
     MESSAGE(what(algorithm, "f64 with 64-bit values: micro up to ")
-            << p.microMaxCount << ", tiny up to " << p.tinyMaxCount << ", subgroup up to " << p.subgroupMaxCount
-            << ", small up to " << p.smallMaxCount << ", medium up to " << p.mediumMaxCount << ", tiles of "
-            << p.tileKeys);
+            << p.microMaxCount << ", tiny up to " << p.tinyMaxCount << ", half-subgroup up to " << p.halfMaxCount
+            << ", subgroup up to " << p.subgroupMaxCount << ", small up to " << p.smallMaxCount << ", medium up to "
+            << p.mediumMaxCount << ", tiles of " << p.tileKeys);
     checkSegments(s, makeCase(kKeys[5], kValues[2], true, kAllBits, what(algorithm, "boundaries")), boundarySizes(p),
                   Dist::Special, rng, 7, 11);
     SegmentedSorter u(VKSORT_KEY_U64, VKSORT_VALUE_INDEX, algorithm);
@@ -338,8 +338,8 @@ TEST_CASE("segmented: one segment over every key, and one in the middle with key
     SegmentedSorter s(VKSORT_KEY_I32, VKSORT_VALUE_INDEX, algorithm);
     const VksortSegmentedSortPlan p = segmentedPlan(s);
     int variant = 0;
-    for (uint32_t n : {1u, p.microMaxCount, p.tinyMaxCount + 1, p.subgroupMaxCount + 1, p.smallMaxCount + 1,
-                       p.mediumMaxCount + 1, p.mediumMaxCount + 3 * p.tileKeys + 5, 40000u}) {
+    for (uint32_t n : {1u, p.microMaxCount, p.tinyMaxCount + 1, p.halfMaxCount + 1, p.subgroupMaxCount + 1,
+                       p.smallMaxCount + 1, p.mediumMaxCount + 1, p.mediumMaxCount + 3 * p.tileKeys + 5, 40000u}) {
       const Dist dist = Dist(variant++ % 3);
       const bool descending = variant % 2 == 0;
       const std::vector<uint64_t> keys = makeKeys(n, kKeys[1], dist, rng);
@@ -365,7 +365,7 @@ TEST_CASE("segmented: 2^20 segments, mostly empty and tiny, a few small and larg
     auto between = [&](uint32_t lo, uint32_t hi) { return lo + uint32_t(rng() % (hi - lo + 1)); };
     for (int i = 0; i < 30000; ++i) at() = between(1, p.microMaxCount);
     for (int i = 0; i < 1000; ++i) at() = between(1, p.tinyMaxCount);
-    for (int i = 0; i < 200; ++i) at() = between(p.tinyMaxCount, p.subgroupMaxCount);
+    for (int i = 0; i < 200; ++i) at() = between(p.tinyMaxCount, p.subgroupMaxCount);  // half-subgroup and subgroup
     for (int i = 0; i < 8; ++i) at() = between(p.subgroupMaxCount, p.smallMaxCount);
     if (p.mediumMaxCount > p.smallMaxCount)
       for (int i = 0; i < 3; ++i) at() = between(p.smallMaxCount + 1, p.mediumMaxCount);

@@ -431,7 +431,8 @@ VksortSegmentedSortPlan segmentedPlan(const SorterHolder& s, uint32_t count) {
 
 std::vector<uint32_t> segmentClassTops(const VksortSegmentedSortPlan& p) {
   std::vector<uint32_t> tops;
-  for (uint32_t top : {p.microMaxCount, p.tinyMaxCount, p.subgroupMaxCount, p.smallMaxCount, p.mediumMaxCount})
+  for (uint32_t top :
+       {p.microMaxCount, p.tinyMaxCount, p.halfMaxCount, p.subgroupMaxCount, p.smallMaxCount, p.mediumMaxCount})
     if (tops.empty() || top > tops.back()) tops.push_back(top);
   return tops;
 }

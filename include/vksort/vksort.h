@@ -457,12 +457,13 @@ VksortResult vksortRecordSort(VksortSorter sorter, VkCommandBuffer commandBuffer
 // own: particles per emitter, splats per screen tile, lights per cluster.
 // One vksortRecordSegmentedSort records a fixed chain of dispatches whatever
 // the number of segments, and the GPU sorts every segment by its size class:
-//  - micro, tiny and subgroup segments (up to
-//    VksortSegmentedSortPlan::microMaxCount, tinyMaxCount and
-//    subgroupMaxCount keys: 16, 64 and 256 where subgroups have 32 lanes):
-//    one invocation, a group of 8 lanes or one subgroup sorts each, in
-//    registers and with shuffles (a bitonic network over (key, index)), so
-//    that a subgroup sorts 32, 4 or 1 of them at once;
+//  - micro, tiny, half-subgroup and subgroup segments (up to
+//    VksortSegmentedSortPlan::microMaxCount, tinyMaxCount, halfMaxCount and
+//    subgroupMaxCount keys: 16, 64, 128 and 256 where subgroups have 32
+//    lanes): one invocation, a group of 8 lanes, half a subgroup or one
+//    subgroup sorts each, in registers and with shuffles (a bitonic network
+//    over (key, index)), so that a subgroup sorts 32, 4, 2 or 1 of them at
+//    once (no half-subgroup ones where subgroups have up to 8 lanes);
 //  - small segments (up to smallMaxCount keys, 2,048 where shared memory
 //    holds them): one workgroup sorts each in shared memory (the same
 //    network);
@@ -481,7 +482,7 @@ VksortResult vksortRecordSort(VksortSorter sorter, VkCommandBuffer commandBuffer
 //    whose top digit (the last pass's) spreads its keys into buckets of at
 //    most VksortSegmentedSortPlan::bucketMaxCount keys (256 where subgroups
 //    have 32 lanes): the first pass sorts it by that digit alone, and the
-//    micro, tiny and subgroup kernels then sort each bucket as a segment.
+//    kernels of lanes then sort each bucket as a segment.
 //    Random keys split in segments of up to about 2^15 keys.
 // A first dispatch reads the offsets and bins the segments by size; it
 // writes the indirect dispatch commands of the classes, so that a class
@@ -537,7 +538,7 @@ typedef struct VksortSegmentedSortInfo {
 // Memory for segmented sorts of up to maxCount keys in up to maxSegments
 // segments, with the sorter's algorithm: keys, alt, values and altValues as
 // for a plain sort. temp holds, whatever the data:
-//  - the binned segment lists: 16 bytes per segment;
+//  - the binned segment lists: 24 bytes per segment (rounded up to 16);
 //  - the large segments' tiles, of which there are at most T = maxCount /
 //    tileKeys + maxCount / (mediumMaxCount + 1) (rounded up): 16 bytes each;
 //  - Onesweep: its header and status ring (about 1.5 MiB, as for a plain
@@ -546,7 +547,7 @@ typedef struct VksortSegmentedSortInfo {
 //    keys, 8 KiB and 16 bytes for 64-bit ones; above chainedMaxCount keys
 //    (where large segments may split), lists for the buckets of as many
 //    split segments as there may be large ones, maxCount / (mediumMaxCount
-//    + 1): 4 KiB each, and 128 bytes;
+//    + 1): 4 KiB each, and 144 bytes;
 //  - the portable algorithm: the tiles' digit counts, 4 x 2^R bytes per tile
 //    (R = portableRadixBits), and their scan's block sums.
 // The large segments' terms assume the worst, segments just above

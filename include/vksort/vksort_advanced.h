@@ -167,6 +167,8 @@ typedef struct VksortSegmentedSortPlan {
   uint32_t passes;            // digit passes of the large segments
   uint32_t microMaxCount;     // segments of 1 to this many keys: one invocation each, in its registers
   uint32_t tinyMaxCount;      // up to this many: a few lanes each, several per subgroup
+  uint32_t halfMaxCount;      // up to this many: half a subgroup each (tinyMaxCount where subgroups have
+                              // up to 8 lanes: none)
   uint32_t subgroupMaxCount;  // up to this many: one subgroup each
   uint32_t smallMaxCount;     // up to this many: one workgroup each, in shared memory
   uint32_t mediumMaxCount;    // up to this many: one workgroup each, radix passes (Onesweep sorters;
