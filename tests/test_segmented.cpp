@@ -186,7 +186,7 @@ TEST_CASE("segmented: large segments split by their top digit, and kept whole wh
   // buckets of at most bucketMaxCount is sorted by that digit in pass 0,
   // then bucket by bucket in the class kernels (high-byte and uniform keys
   // over every bit; bits [0,20) of uniform keys, whose top digit is 4 bits
-  // wide), except the largest. Keys that crowd into a few top digits keep
+  // wide, and a range that starts above bit 0), except the largest. Keys that crowd into a few top digits keep
   // every pass: all equal, and in all but the smaller segments few unique
   // keys, or a top digit of 2 bits over bits [3,29). Sizes from just past the medium class
   // to half of every bucket full, every key type, with values, indices and
@@ -208,6 +208,10 @@ TEST_CASE("segmented: large segments split by their top digit, and kept whole wh
       const bool descending = variant % 2 == 1;
       BitRange range = kAllBits;
       if (kind.dist == Dist::Uniform && variant % 3 == 0) range = BitRange{0, 20, "bits [0,20)"};
+      // A range that starts above bit 0, with a whole top digit: buckets of
+      // 32-bit keys sort the bits between its start and the top digit.
+      if (kind.dist == Dist::Uniform && variant % 3 == 1)
+        range = key.bits == 32 ? BitRange{4, 28, "bits [4,28)"} : BitRange{7, 63, "bits [7,63)"};
       if (kind.dist == Dist::Few) range = partialRange(key);
       if (key.bits == 64 && range.end == 20) range = BitRange{0, 52, "bits [0,52)"};
       const uint32_t most = (range.end == 20 || range.end == 52 ? 16u : 256u) * p.bucketMaxCount;
