@@ -564,7 +564,7 @@ TEST_CASE("segmented sorts: memory requirements, 24 bytes a segment, histograms 
       // A histogram: 256 u32 per pass (4 or 8 KiB), and a done counter padded to 16 bytes.
       const VkDeviceSize histogram = algorithm == VKSORT_ALGORITHM_ONESWEEP ? key->bits / 8 * 256 * 4 + 16 : 0;
       // The lists of s segments: 24 bytes each, rounded up to 16.
-      auto lists = [](uint32_t s) { return VkDeviceSize(3 * s + 1) / 2 * 16; };
+      auto lists = [](uint32_t segmentCount) { return VkDeviceSize(3 * segmentCount + 1) / 2 * 16; };
       CHECK(r[1].tempSize - r[0].tempSize == lists(2) - lists(1) + histogram);
       CHECK(r[3].tempSize - r[2].tempSize == lists(t) - lists(t - 1) + histogram);
       CHECK(r[4].tempSize - r[3].tempSize == lists(t + 1) - lists(t));  // no more large segments than tiles
