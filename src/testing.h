@@ -29,8 +29,8 @@ typedef struct VksortTestingHooks {
   // and 128 lanes run, at every subgroup size (tile_sort.glsl, WIDE_BALLOT),
   // so that lavapipe's 4, 8 and 16 lanes run it too. 0 = off.
   uint32_t wideBallot;
-  // Segmented sorts: the kernels of lanes (micro, tiny and subgroup
-  // segments) read and write their keys and values straight from memory, as
+  // Segmented sorts: the kernels of lanes (micro, tiny, half-subgroup and
+  // subgroup segments) read and write their keys and values straight from memory, as
   // where their staging does not fit in shared memory (bitonic.comp, STAGE).
   // 0 = off.
   uint32_t segmentNoStage;
