@@ -39,7 +39,9 @@ const uint KEYS_PER_TURN = 8;
 
 shared uint sHist[VKSORT_MAX_PASSES * VKSORT_RADIX];
 shared bool sLast;
-shared uint sBiggest;  // the segmented form: the segment's largest bucket
+// The segmented form: the segment's largest buckets of its top digit and of
+// the digit below it; how it is split (0: not, or 1 or 2 digits).
+shared uint sBiggest, sBiggestBelow, sSplitDigits, sSplitSlot;
 
 // The last workgroup's work: each pass's counts (hist) become the position
 // of each digit's first key, base plus the exclusive scan; sScan ends with
@@ -88,6 +90,13 @@ void scanHistograms(U32Buf hist, uint base) {
 // top digits keeps its passes, and gives the passes after the first their
 // grid (VKSORT_SEG_LATER_DISPATCH): where every large segment is split,
 // those passes have no workgroups.
+//
+// A segment of at least splitTwoMin() keys whose top digit's buckets are too
+// large may split on its top two digits instead (VKSORT_FLAG_SPLIT_TWO):
+// pass 0 sorts it by the digit below the top one, pass 1 (with its own
+// grid, VKSORT_SEG_SECOND_DISPATCH) by the top one, the later passes skip
+// it, and segment_buckets.comp finds its buckets (VKSORT_RADIX^2 at most)
+// beside pass 2, from the slot that this kernel records.
 void countSegmentTile() {
   const uint tid = gl_LocalInvocationIndex;
   const uint bins = pc.passes * VKSORT_RADIX;
@@ -138,29 +147,81 @@ void countSegmentTile() {
   if (splits && tid < 3u) tilesCommand = segmentHeader().v[VKSORT_SEG_TILES_DISPATCH + tid];
   scanHistograms(hist, st.begin);
 
-  // sScan holds the top pass's starts in the segment. Split it?
+  // sScan holds the top pass's starts in the segment, sHist every pass's
+  // counts. Split it?
   if (!splits) return;  // uniform
   const uint size = st.end - st.begin;
-  if (tid == 0u) sBiggest = 0u;
+  if (tid == 0u) {
+    sBiggest = 0u;
+    sBiggestBelow = 0u;
+  }
   barrier();
-  uint biggest = 0u;
-  for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE)
-    biggest = max(biggest, (d + 1u < VKSORT_RADIX ? sScan[d + 1u] : size) - sScan[d]);
+  uint biggest = 0u, below = 0u;
+  for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) {
+    biggest = max(biggest, sHist[(pc.passes - 1u) * VKSORT_RADIX + d]);
+    below = max(below, sHist[(pc.passes - 2u) * VKSORT_RADIX + d]);
+  }
   biggest = subgroupMax(biggest);
-  if (subgroupElect()) atomicMax(sBiggest, biggest);
+  below = subgroupMax(below);
+  if (subgroupElect()) {
+    atomicMax(sBiggest, biggest);
+    atomicMax(sBiggestBelow, below);
+  }
   barrier();
   // A place in the buckets' area, for as many segments as valid offsets can
-  // split; more (only where segments overlap) keep their passes.
+  // split; more (only where segments overlap) keep their passes. A segment
+  // whose top digit's buckets are too large may split on its top two
+  // digits instead (VKSORT_FLAG_SPLIT_TWO), where those promise buckets of
+  // half the largest on average were the two digits independent, and none
+  // larger than SPLIT_TWO_BUCKET_MAX whatever the keys.
   U32Buf splitHeader = U32Buf(splitArea());
-  if (tid == 0u)
-    sLast = sBiggest <= SPLIT_BUCKET_MAX && atomicAdd(splitHeader.v[VKSORT_SEG_SPLIT_COUNT], 1u) < splitCapacity();
+  U32Buf twoHeader = U32Buf(splitTwoArea());
+  const bool two = (pc.flags & VKSORT_FLAG_SPLIT_TWO) != 0u;
+  if (tid == 0u) {
+    uint digits = 0u;
+    uint hi, lo, sizeHi, sizeLo;
+    umulExtended(sBiggest, sBiggestBelow, hi, lo);
+    umulExtended(size, SPLIT_BUCKET_MAX / 2u, sizeHi, sizeLo);
+    if (sBiggest <= SPLIT_BUCKET_MAX)
+      digits = atomicAdd(splitHeader.v[VKSORT_SEG_SPLIT_COUNT], 1u) < splitCapacity() ? 1u : 0u;
+    else if (two && size >= splitTwoMin() && min(sBiggest, sBiggestBelow) <= SPLIT_TWO_BUCKET_MAX &&
+             (hi < sizeHi || (hi == sizeHi && lo <= sizeLo))) {
+      const uint slot = atomicAdd(twoHeader.v[VKSORT_SEG_SPLIT_COUNT], 1u);
+      if (slot < splitTwoCapacity()) {
+        digits = 2u;
+        splitTwoSlots().v[slot] = uvec2(st.large, st.end);
+        growGrid(twoHeader, VKSORT_SEG_FIND_DISPATCH, (slot + 1u) * VKSORT_RADIX);
+      }
+    }
+    sSplitDigits = digits;
+  }
   barrier();
-  if (!sLast) {  // uniform
+  if (sSplitDigits == 0u) {  // uniform
     // The segment keeps its passes, so the passes after the first run the
     // tiles' grid (the bins kernel's command): each such segment copies it.
     // Where every large segment is split, none does, and they run none.
-    if (tid < 3u)
+    if (tid < 3u) {
       atomicStore(splitHeader.v[VKSORT_SEG_LATER_DISPATCH + tid], tilesCommand, gl_ScopeQueueFamily,
+                  gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+      if (two)
+        atomicStore(twoHeader.v[VKSORT_SEG_SECOND_DISPATCH + tid], tilesCommand, gl_ScopeQueueFamily,
+                    gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+    }
+    return;
+  }
+  if (sSplitDigits == 2u) {  // uniform
+    // Pass 0 sorts by the digit below the top one, pass 1 by the top one
+    // (their starts go to rows 0 and 1), and segment_buckets.comp lists the
+    // buckets after pass 1. Each invocation reads back the row it wrote in
+    // scanHistograms.
+    for (uint d = tid; d < VKSORT_RADIX; d += WG_SIZE) {
+      hist.v[d] = hist.v[(pc.passes - 2u) * VKSORT_RADIX + d];
+      hist.v[VKSORT_RADIX + d] = st.begin + sScan[d];
+    }
+    for (uint t = tid; t < st.tiles; t += WG_SIZE)
+      segmentTiles().v[st.first + t].w = st.large | VKSORT_SEG_TILE_SPLIT_TWO;
+    if (tid < 3u)
+      atomicStore(twoHeader.v[VKSORT_SEG_SECOND_DISPATCH + tid], tilesCommand, gl_ScopeQueueFamily,
                   gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
     return;
   }
@@ -174,7 +235,7 @@ void countSegmentTile() {
       begin = st.begin + sScan[d];
       end = st.begin + (d + 1u < VKSORT_RADIX ? sScan[d + 1u] : size);
     }
-    listSegment(splitHeader, splitList, VKSORT_RADIX * splitCapacity(), begin, end);
+    listSegment(splitHeader, splitList, VKSORT_RADIX * splitCapacity(), MEDIUM_MAX, begin, end);
   }
 }
 

@@ -335,15 +335,20 @@ bool sortTile(uint pass) {
     // count it early, which can only let a later tile take a ring slot
     // early; a look-back that misses the entry there counts the tile's
     // digits itself (status_ring.glsl).
+    // A segment split on its top two digits sorts by the one below the top
+    // in pass 0 and by the top one in pass 1.
     gDigitPass = pass;
-    if ((info.w & VKSORT_SEG_TILE_SPLIT) != 0u) {
-      if (pass != 0u) {
+    const uint splitDigits = (info.w & VKSORT_SEG_TILE_SPLIT) != 0u       ? 1u
+                             : (info.w & VKSORT_SEG_TILE_SPLIT_TWO) != 0u ? 2u
+                                                                          : 0u;
+    if (splitDigits != 0u) {
+      if (pass >= splitDigits) {
         if (tid == 0)
           atomicAdd(counters().v[VKSORT_CTR_TAIL(pass)], 1u, gl_ScopeQueueFamily, gl_StorageSemanticsBuffer,
                     gl_SemanticsRelaxed);
         return true;
       }
-      gDigitPass = pc.passes - 1u;
+      gDigitPass = pc.passes - splitDigits + pass;
     }
     tileStart = st.start;
     tileCount = st.count;

@@ -109,6 +109,16 @@
 // A large segment's tile entries (their number among the large ones) carry
 // this bit once the segment is split.
 #define VKSORT_SEG_TILE_SPLIT 0x80000000u
+// ... and this bit once it is split on its top two digits.
+#define VKSORT_SEG_TILE_SPLIT_TWO 0x40000000u
+// The two-digit buckets' area (laid out as the buckets' area): the
+// VkDispatchIndirectCommand of the large segments' second pass, where a
+// segment split on two digits sorts by the top digit (none where every
+// large segment is split on one).
+#define VKSORT_SEG_SECOND_DISPATCH 12
+// ... and the command of segment_buckets.comp: VKSORT_RADIX workgroups per
+// segment split on two digits.
+#define VKSORT_SEG_FIND_DISPATCH 16
 // A large segment's histograms: 256 u32 per pass, then its done counter,
 // padded to 16 bytes.
 #define VKSORT_SEG_HISTOGRAM_WORDS(passes) ((passes)*VKSORT_RADIX + 4u)
@@ -138,6 +148,9 @@
 // values are read from valuesIn, also for argsort, whose pass over the top
 // digit made them.
 #define VKSORT_FLAG_BUCKETS 4u
+// Segmented sorts whose large segments may split on their top two digits:
+// the two-digit buckets' area follows the buckets' area (segment_list.glsl).
+#define VKSORT_FLAG_SPLIT_TWO 8u
 
 // One push-constant block for every kernel (std430 in GLSL, at most 128
 // bytes: the least maxPushConstantsSize that Vulkan allows).

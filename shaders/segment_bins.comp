@@ -54,8 +54,13 @@ void main() {
     end = max(begin, min(offsets.v[s + 1u], pc.count));
   }
   const uint size = end - begin;
+  // The two-digit buckets' header starts at zero, before the segment
+  // histogram kernel counts in it (a fill of its own costs more).
+  if ((pc.flags & VKSORT_FLAG_SPLIT_TWO) != 0u && segmentGridIndex() == 0u)
+    for (uint w = gl_LocalInvocationIndex; w < VKSORT_SEG_HEADER_BYTES / 4u; w += WG_SIZE)
+      U32Buf(splitTwoArea()).v[w] = 0u;
   U32Buf header = segmentHeader();
-  listSegment(header, segmentList(), pc.segmentCount, begin, end);
+  listSegment(header, segmentList(), pc.segmentCount, MEDIUM_MAX, begin, end);
 
   // Large: consecutive tiles, handed out per subgroup, never past the
   // capacity. Onesweep's sorters count them with one 64-bit add: every

@@ -44,6 +44,31 @@ Address splitArea() {
   return addressAdd(addressAdd(segmentTilesAddress(), pc.numTiles * 16u), bytes);
 }
 
+// Segments split on their top two digits (VKSORT_FLAG_SPLIT_TWO): at least
+// VKSORT_RADIX x (MEDIUM_MAX + 1) keys each, so that claiming VKSORT_RADIX^2
+// buckets each stays within as many as the buckets' area holds.
+uint splitTwoMin() { return VKSORT_RADIX * (MEDIUM_MAX + 1u); }
+// Their largest bucket whatever the keys (at most the top digit's or the
+// one below's largest): the medium kernel sorts buckets of up to this many
+// keys alone.
+const uint SPLIT_TWO_BUCKET_MAX = 8u * (MEDIUM_MAX + 1u);
+uint splitTwoCapacity() { return pc.count / splitTwoMin(); }
+// The two-digit buckets' area, after the buckets' area (16 bytes per
+// bucket): a header, then three lists of VKSORT_RADIX^2 x
+// splitTwoCapacity() buckets (its small class holds every bucket of more
+// than SUBGROUP_MAX keys).
+Address splitTwoArea() {
+  const uint buckets = VKSORT_RADIX * splitCapacity();  // < 2^30
+  return addressAdd(splitArea(), uvec2(uint(VKSORT_SEG_HEADER_BYTES) + (buckets << 4), buckets >> 28));
+}
+// After its lists, per slot (splitTwoCapacity()): the segment's number among
+// the large ones and its end, for segment_buckets.comp.
+U32x2Buf splitTwoSlots() {
+  uvec2 bytes;
+  umulExtended(splitTwoCapacity(), 3u * VKSORT_RADIX * VKSORT_RADIX * 8u, bytes.y, bytes.x);
+  return U32x2Buf(addressAdd(addressAdd(splitTwoArea(), uint(VKSORT_SEG_HEADER_BYTES)), bytes));
+}
+
 // segmentListIndex in a list of `capacity` segments (the buckets' list has
 // its own).
 uint listIndex(uint segmentClass, uint i, uint capacity) {
@@ -79,7 +104,7 @@ uint takeSlots(U32Buf header, uint counter, uint n, out uint end) {
 
 // Lists the segment [begin, end) in its class, in the area whose header and
 // list are given, of `capacity` segments: micro, tiny, half-subgroup,
-// subgroup or small (small up to MEDIUM_MAX keys: the medium ones go to the
+// subgroup or small (small up to `smallMax` keys: the medium ones go to the
 // small class's list, where the bitonic kernel leaves them to
 // onesweep.comp's medium kernel). Empty and larger segments go nowhere.
 // Each class's indirect dispatch command grows with atomicMax as segments
@@ -90,19 +115,29 @@ uint takeSlots(U32Buf header, uint counter, uint n, out uint end) {
 // where subgroups have 4 lanes), so the subgroup waits for one round trip,
 // not one per class.
 const uint SEGMENT_CLASSES = 5u;
-void listSegment(U32Buf header, U32x2Buf list, uint capacity, uint begin, uint end) {
-  const uint size = end - begin;
-  const uint segmentClass = size == 0u             ? ~0u
-                            : size <= MICRO_MAX    ? VKSORT_SEGMENT_CLASS_MICRO
-                            : size <= TINY_MAX     ? VKSORT_SEGMENT_CLASS_TINY
-                            : size <= HALF_MAX     ? VKSORT_SEGMENT_CLASS_HALF
-                            : size <= SUBGROUP_MAX ? VKSORT_SEGMENT_CLASS_SUBGROUP
-                            : size <= MEDIUM_MAX   ? VKSORT_SEGMENT_CLASS_SMALL
-                                                   : ~0u;
-  const uint commands[SEGMENT_CLASSES] = {VKSORT_SEG_MICRO_DISPATCH, VKSORT_SEG_TINY_DISPATCH,
-                                          VKSORT_SEG_HALF_DISPATCH, VKSORT_SEG_SUBGROUP_DISPATCH,
-                                          VKSORT_SEG_SMALL_DISPATCH};
-  const uint perGroup[SEGMENT_CLASSES] = {MICRO_PER_GROUP, TINY_PER_GROUP, HALF_PER_GROUP, SUBGROUP_PER_GROUP, 1u};
+// The class of a segment of `size` keys (~0u: none).
+uint segmentClassOf(uint size, uint smallMax) {
+  return size == 0u             ? ~0u
+         : size <= MICRO_MAX    ? VKSORT_SEGMENT_CLASS_MICRO
+         : size <= TINY_MAX     ? VKSORT_SEGMENT_CLASS_TINY
+         : size <= HALF_MAX     ? VKSORT_SEGMENT_CLASS_HALF
+         : size <= SUBGROUP_MAX ? VKSORT_SEGMENT_CLASS_SUBGROUP
+         : size <= smallMax     ? VKSORT_SEGMENT_CLASS_SMALL
+                                : ~0u;
+}
+// Each class's dispatch command (header word) and segments per workgroup.
+const uint CLASS_COMMANDS[SEGMENT_CLASSES] = {VKSORT_SEG_MICRO_DISPATCH, VKSORT_SEG_TINY_DISPATCH,
+                                              VKSORT_SEG_HALF_DISPATCH, VKSORT_SEG_SUBGROUP_DISPATCH,
+                                              VKSORT_SEG_SMALL_DISPATCH};
+uint classPerGroup(uint c) {
+  return c == VKSORT_SEGMENT_CLASS_MICRO ? MICRO_PER_GROUP
+         : c == VKSORT_SEGMENT_CLASS_TINY ? TINY_PER_GROUP
+         : c == VKSORT_SEGMENT_CLASS_HALF ? HALF_PER_GROUP
+         : c == VKSORT_SEGMENT_CLASS_SUBGROUP ? SUBGROUP_PER_GROUP
+                                              : 1u;
+}
+void listSegment(U32Buf header, U32x2Buf list, uint capacity, uint smallMax, uint begin, uint end) {
+  const uint segmentClass = segmentClassOf(end - begin, smallMax);
   // The subgroup's segments of each class, and this lane's place among its
   // class's.
   uint total[SEGMENT_CLASSES];
@@ -120,7 +155,7 @@ void listSegment(U32Buf header, U32x2Buf list, uint capacity, uint begin, uint e
       first[c / SG_SIZE] = atomicAdd(header.v[segmentClassCount(c)], total[c]);
   [[unroll]] for (uint c = 0; c < SEGMENT_CLASSES; ++c)
     if (c % SG_SIZE == gl_SubgroupInvocationID && total[c] != 0u)
-      growGrid(header, commands[c], (first[c / SG_SIZE] + total[c] + perGroup[c] - 1u) / perGroup[c]);
+      growGrid(header, CLASS_COMMANDS[c], (first[c / SG_SIZE] + total[c] + classPerGroup(c) - 1u) / classPerGroup(c));
   const uint from = segmentClass % SG_SIZE;  // the lane that took this lane's class's slots
   const uint slot0 = subgroupShuffle(first[0], from), slot1 = subgroupShuffle(first[1], from);
   if (segmentClass != ~0u)

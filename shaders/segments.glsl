@@ -79,7 +79,7 @@ SegmentTile segmentTileOf(uint tile, uint tileKeys, uvec4 info) {
   s.first = info.x;
   s.begin = info.y;
   s.end = info.z;
-  s.large = info.w & ~VKSORT_SEG_TILE_SPLIT;
+  s.large = info.w & ~(VKSORT_SEG_TILE_SPLIT | VKSORT_SEG_TILE_SPLIT_TWO);
   s.tiles = (s.end - s.begin + tileKeys - 1u) / tileKeys;
   s.start = s.begin + (tile - s.first) * tileKeys;
   s.count = min(tileKeys, s.end - s.start);

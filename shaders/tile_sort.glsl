@@ -168,7 +168,7 @@ void loadTile(uint pass, uint tileStart, uint tileCount) {
       if (VALUE_WORDS == 2) v.y = sWork[padded(VALUE_BASE + TILE + idx)];
     } else if (idx < tileCount) {
       k = loadKey(pass, tileStart + idx);
-      if (VALUE_INDEX && pass == 0u)
+      if (VALUE_INDEX && pass == 0u && (!SEGMENT_TILES || (pc.flags & VKSORT_FLAG_BUCKETS) == 0u))
         v.x = tileStart + idx;
       else if (VALUE_WORDS != 0)
         v = loadItemWords(VALUE_WORDS, valuesIn(pass), tileStart + idx);

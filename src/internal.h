@@ -246,6 +246,13 @@ struct Config {
     return segmented && algorithm == VKSORT_ALGORITHM_ONESWEEP && passes >= 2 && !chains(count);
   }
   uint32_t segmentBucketMax() const { return segmentSubgroupMax(); }
+  // Whether large segments may also split on their top two digits: where
+  // they split and have at least four passes (segment_list.glsl,
+  // splitTwoMin: the least keys of such a segment).
+  uint32_t segmentSplitTwoMin() const { return VKSORT_RADIX * (segmentMediumMax() + 1); }
+  bool segmentSplitsTwo(uint32_t count, uint32_t passes) const {
+    return segmentSplits(count, passes) && passes >= 4 && count >= segmentSplitTwoMin();
+  }
   uint32_t keyBits() const { return 32 * keyWords; }
   uint32_t keyBytes() const { return 4 * keyWords; }
   uint32_t valueBytes() const { return 4 * valueWords; }
@@ -311,6 +318,7 @@ enum Kernel : uint8_t {
   kKernelSegmentHistogram,  // histogram.comp built with VKSORT_SEGMENT_TILES
   kKernelSegmentOnesweep,   // onesweep.comp built with VKSORT_SEGMENT_TILES
   kKernelSegmentMedium,     // the same module, ONE_WORKGROUP: a workgroup's passes over one segment
+  kKernelSegmentBuckets,    // segment_buckets.comp: finds and lists the two-digit buckets
   // The four reorder kernels above with every pass in one dispatch
   // (onesweep.comp, CHAINED), in the same order: chainedKernel.
   kKernelOnesweepChained,
@@ -358,8 +366,9 @@ enum Label : uint8_t {
   kLabelSubgroup,
   kLabelSmall,
   kLabelMedium,
-  kLabelBuckets,  // the class kernels over the buckets of split segments
-  kLabelPasses,   // Onesweep's reorder dispatch: every pass
+  kLabelBuckets,          // the class kernels over the buckets of split segments
+  kLabelTwoDigitBuckets,  // the same over the buckets of segments split on two digits
+  kLabelPasses,           // Onesweep's reorder dispatch: every pass
   kLabelPass,
   kLabelCount,
   kLabelScan,
@@ -376,6 +385,8 @@ enum PushKind : uint8_t {
   kPushOneDispatch,  // reads keys, writes buffer `pass` (0 keys, 1 alt; the one-workgroup kernel then ping-pongs)
   kPushSegmentBins,  // segment_bins.comp: keysIn is the segment offsets' address
   kPushBuckets,      // the class kernels over split segments' buckets: read alt, write buffer `pass`
+  kPushSplitTwo,     // the class kernels over the two-digit buckets: read keys, write buffer `pass`
+  kPushFindBuckets,  // segment_buckets.comp: reads keys (pass 1's output)
 };
 
 struct Command {
@@ -423,6 +434,9 @@ struct Plan {
   // from the segments' area to the buckets' area, and the buckets' capacity.
   VkDeviceSize splitShift;
   uint32_t splitBuckets;
+  // The same for the two-digit buckets' area (kPushSplitTwo).
+  VkDeviceSize splitTwoShift;
+  uint32_t splitTwoBuckets;
   // Everything recordPlan records, in order.
   uint32_t commandCount;
   Command commands[kMaxCommands];

@@ -12,6 +12,7 @@
 #include "vksort_portable_scatter_spv.h"
 #include "vksort_segment_bins_portable_spv.h"
 #include "vksort_segment_bins_spv.h"
+#include "vksort_segment_buckets_spv.h"
 #include "vksort_segment_histogram_spv.h"
 #include "vksort_segment_onesweep_spv.h"
 #include "vksort_segment_scatter_spv.h"
@@ -201,6 +202,7 @@ Spirv kernelSpirv(const Config& c, Kernel k) {
                                                       : Spirv VKSORT_SPV(segment_bins_portable);
     case kKernelSegmentScatter: return VKSORT_SPV(segment_scatter);
     case kKernelSegmentHistogram: return VKSORT_SPV(segment_histogram);
+    case kKernelSegmentBuckets: return VKSORT_SPV(segment_buckets);
     case kKernelSegmentOnesweep:
     case kKernelSegmentMedium: return VKSORT_SPV(segment_onesweep);
     case kKernelPortableReduce:
@@ -260,8 +262,11 @@ SpecConstants kernelConstants(const Config& c, Kernel k) {
           VKSORT_ROUTE_MIDSIZE_HALF);
     case kKernelOneWorkgroup: return oneWorkgroupConstants(c, false);
     case kKernelWideOneWorkgroup: return oneWorkgroupConstants(c, true);
-    case kKernelSegmentHistogram: {
-      // It lists the buckets of the segments it splits.
+    case kKernelSegmentHistogram:
+    case kKernelSegmentBuckets: {
+      // It lists the buckets of the segments it splits on one digit;
+      // segment_buckets.comp those of the segments split on two, after
+      // pass 1, with the same constants.
       SpecConstants sc = commonConstants(c, c.histogramWorkgroupSize, 1);
       segmentClassConstants(c, &sc);
       sc.ringSlots = c.t.ringSlots;
@@ -419,6 +424,7 @@ bool hasKernel(const Config& c, Kernel k) {
     case kKernelSegmentHalf: return c.hasSegmentHalf();
     case kKernelSegmentSmall: return c.segmented && c.segmentSmallWorkgroup != 0;
     case kKernelSegmentHistogram:
+    case kKernelSegmentBuckets:
     case kKernelSegmentOnesweep: return c.segmented && onesweep;
     case kKernelSegmentMedium: return c.segmented && onesweep && c.segmentMediumMax() > c.segmentSmallMax();
     case kKernelSegmentCount:
@@ -493,6 +499,7 @@ const char* kernelName(Kernel k) {
                                                   "segment histogram",
                                                   "segmented onesweep",
                                                   "medium segments",
+                                                  "two-digit bucket lists",
                                                   "onesweep, chained passes",
                                                   "mid-size onesweep, chained passes",
                                                   "mid-size onesweep, half tiles, chained passes",

@@ -288,6 +288,11 @@ struct Reorder {
   bool isIndirect;
   VkDeviceSize indirect;
   VkDeviceSize laterIndirect = 0;
+  // Segmented sorts whose large segments may split on two digits: pass 1's
+  // dispatch command, and that of the kernel that lists their buckets beside
+  // pass 2 (segment_buckets.comp), whose commands pass 3's barrier orders.
+  VkDeviceSize secondIndirect = 0;
+  VkDeviceSize findIndirect = 0;
 };
 
 // The reorder passes of Onesweep: per chain, one dispatch per pass, or
@@ -332,15 +337,20 @@ void planPasses(const Plan& plan, const Reorder* chains, uint32_t chainCount, Co
       const Reorder& r = chains[i];
       if (r.chained) continue;
       list->beginLabel(kLabelPass, pass);
-      if (first && indirectFirst && pass == 0)
+      if (first && ((indirectFirst && pass == 0) || (r.secondIndirect && pass == 3)))
         list->indirectBarrier();
       else if (first)
         list->computeBarrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+      const VkDeviceSize indirect = pass == 1 && r.secondIndirect ? r.secondIndirect
+                                    : pass > 0 && r.laterIndirect ? r.laterIndirect
+                                                                  : r.indirect;
       if (r.isIndirect)
-        list->dispatchIndirect(r.kernel, kPushPass, pass, pass > 0 && r.laterIndirect ? r.laterIndirect : r.indirect);
+        list->dispatchIndirect(r.kernel, kPushPass, pass, indirect);
       else
         list->dispatch(r.kernel, kPushPass, pass, r.groups);
       list->plan->commands[list->plan->commandCount - 1].alternative = !first;
+      if (r.secondIndirect && pass == 2)
+        list->dispatchIndirect(kKernelSegmentBuckets, kPushFindBuckets, 0, r.findIndirect);
       list->endLabel();
       first = false;
     }
@@ -618,8 +628,21 @@ VkDeviceSize splitAreaBytes(const Config& c, uint32_t count, uint32_t passes) {
   return buckets ? VKSORT_SEG_HEADER_BYTES + uint64_t(buckets) * 16 : 0;
 }
 
+// Where large segments may split on two digits: the two-digit buckets'
+// capacity (segment_list.glsl, splitTwoCapacity: 256^2 per segment of at
+// least segmentSplitTwoMin() keys), and the area's bytes: a header, three
+// lists, 24 bytes per bucket, and 8 bytes per such segment.
+uint32_t splitTwoBuckets(const Config& c, uint32_t count, uint32_t passes) {
+  return c.segmentSplitsTwo(count, passes) ? VKSORT_RADIX * VKSORT_RADIX * (count / c.segmentSplitTwoMin()) : 0;
+}
+VkDeviceSize splitTwoAreaBytes(const Config& c, uint32_t count, uint32_t passes) {
+  const uint32_t buckets = splitTwoBuckets(c, count, passes);
+  return buckets ? VKSORT_SEG_HEADER_BYTES + uint64_t(buckets) * 24 + uint64_t(count / c.segmentSplitTwoMin()) * 8 : 0;
+}
+
 VkDeviceSize segmentedTempBytes(const Config& c, uint32_t count, uint32_t segments, uint32_t passes) {
-  return splitAreaOffset(c, segmentMaxTiles(c, count), segments, passes) + splitAreaBytes(c, count, passes);
+  return splitAreaOffset(c, segmentMaxTiles(c, count), segments, passes) + splitAreaBytes(c, count, passes) +
+         splitTwoAreaBytes(c, count, passes);
 }
 
 VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& info, Plan* plan) {
@@ -663,6 +686,9 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
   seg.bucketMaxCount = buckets ? c.segmentBucketMax() : 0;
   plan->splitShift = 0;
   plan->splitBuckets = 0;
+  plan->splitTwoShift = 0;
+  plan->splitTwoBuckets = 0;
+  const uint32_t twoBuckets = splitTwoBuckets(c, count, seg.passes);
   seg.resultBuffer = seg.passes % 2 ? VKSORT_RESULT_IN_ALT : VKSORT_RESULT_IN_KEYS;
   plan->tempBytes = segmentedTempBytes(c, count, info.segmentCount, seg.passes);
 
@@ -677,6 +703,7 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
   push.tileKeys = c.tileKeys();
   push.segmentCount = info.segmentCount;
   push.ringClear = 0;
+  if (twoBuckets) push.flags |= VKSORT_FLAG_SPLIT_TWO;
   if (count == 0 || info.segmentCount == 0) {
     summary.path = VKSORT_PATH_NONE;
     return VKSORT_SUCCESS;
@@ -693,6 +720,7 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
   const bool onesweep = c.algorithm == VKSORT_ALGORITHM_ONESWEEP;
   const PathKernels& kernels = onesweep ? kSegmentedOnesweepKernels : kPathKernels[VKSORT_PATH_SEGMENTED];
   const VkDeviceSize splitOffset = splitAreaOffset(c, maxTiles, info.segmentCount, seg.passes);
+  const VkDeviceSize splitTwoOffset = splitOffset + splitAreaBytes(c, count, seg.passes);
   list.beginLabel(kLabelBins);
   if (onesweep)  // the histograms, and the buckets' header after them
     list.clear(
@@ -743,7 +771,9 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
                            0,
                            true,
                            tilesCommand,
-                           buckets ? splitOffset + 4 * VKSORT_SEG_LATER_DISPATCH : 0};
+                           buckets ? splitOffset + 4 * VKSORT_SEG_LATER_DISPATCH : 0,
+                           twoBuckets ? splitTwoOffset + 4 * VKSORT_SEG_SECOND_DISPATCH : 0,
+                           twoBuckets ? splitTwoOffset + 4 * VKSORT_SEG_FIND_DISPATCH : 0};
     if (!chain.chained) {
       list.beginLabel(kLabelHistogram);
       list.dispatchIndirect(kernels.once, kPushPass, 0, tilesCommand);
@@ -773,6 +803,23 @@ VksortResult planSegmentedSort(const Config& c, const VksortSegmentedSortInfo& i
       for (uint32_t k = 0; k < 4; ++k)  // VKSORT_SEGMENT_CLASS_* order
         if (hasKernel(c, Kernel(kKernelSegmentMicro + k)))
           list.dispatchIndirect(Kernel(kKernelSegmentMicro + k), kPushBuckets, result, splitOffset + 4 * commands[k]);
+      list.endLabel();
+    }
+    // The buckets of segments split on two digits, listed beside pass 2:
+    // the class kernels, small and medium ones included, from pass 1's
+    // output (keys) to the result buffer.
+    if (twoBuckets) {
+      plan->splitTwoShift = splitTwoOffset - areaOffset;
+      plan->splitTwoBuckets = twoBuckets;
+      list.beginLabel(kLabelTwoDigitBuckets);
+      const uint32_t commands[5] = {VKSORT_SEG_MICRO_DISPATCH, VKSORT_SEG_TINY_DISPATCH, VKSORT_SEG_HALF_DISPATCH,
+                                    VKSORT_SEG_SUBGROUP_DISPATCH, VKSORT_SEG_SMALL_DISPATCH};
+      for (uint32_t k = 0; k < 5; ++k)  // VKSORT_SEGMENT_CLASS_* order
+        if (hasKernel(c, Kernel(kKernelSegmentMicro + k)))
+          list.dispatchIndirect(Kernel(kKernelSegmentMicro + k), kPushSplitTwo, result,
+                                splitTwoOffset + 4 * commands[k]);
+      if (hasKernel(c, kKernelSegmentMedium))
+        list.dispatchIndirect(kKernelSegmentMedium, kPushSplitTwo, 1, splitTwoOffset + 4 * VKSORT_SEG_SMALL_DISPATCH);
       list.endLabel();
     }
   } else {

@@ -65,6 +65,23 @@ VksortPush pushConstants(const VksortPush& base, const Plan& plan, const Address
     p.flags |= VKSORT_FLAG_BUCKETS;
     p.temp += plan.splitShift;
     p.segmentCount = plan.splitBuckets;
+  } else if (kind == kPushSplitTwo) {
+    // The class kernels over the buckets of segments split on two digits:
+    // they read pass 1's output (keys) and write buffer `pass` (the medium
+    // kernel's passes: alt, then back and forth).
+    p.keysIn = a.keys[0];
+    p.keysOut = a.keys[pass];
+    p.valuesIn = a.values[0];
+    p.valuesOut = a.values[pass];
+    std::memcpy(p.storeXor, storeXor, sizeof p.storeXor);
+    p.flags |= VKSORT_FLAG_BUCKETS;
+    p.temp += plan.splitTwoShift;
+    p.segmentCount = plan.splitTwoBuckets;
+  } else if (kind == kPushFindBuckets) {
+    // segment_buckets.comp reads pass 1's output (keys) and lists the
+    // two-digit buckets.
+    p.keysIn = a.keys[0];
+    p.keysOut = p.valuesIn = p.valuesOut = 0;
   } else if (kind == kPushSegmentBins) {
     // The bins kernel reads the segment offsets (keysIn) and count
     // (countAddress) and writes temp only; the caller sets both.
@@ -97,6 +114,7 @@ const char* labelName(Label l) {
     case kLabelSmall: return "small segments";
     case kLabelMedium: return "medium segments";
     case kLabelBuckets: return "split buckets";
+    case kLabelTwoDigitBuckets: return "two-digit buckets";
     case kLabelPasses: return "passes";
     case kLabelPass: return "pass";
     case kLabelCount: return "count pass";

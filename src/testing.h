@@ -40,6 +40,12 @@ typedef struct VksortTestingHooks {
 VksortResult vksortTestingCreateSorter(const VksortCreateInfo* pCreateInfo, const VksortTestingHooks* pHooks,
                                        VksortSorter* pSorter);
 
+// Segmented sorts: where in temp the sort pSortInfo counts the segments
+// that it splits on their top two digits (a u32, at most the area's
+// capacity once the sort has run), or VK_WHOLE_SIZE where none can split so.
+VksortResult vksortTestingTwoDigitSplits(VksortSorter sorter, const VksortSegmentedSortInfo* pSortInfo,
+                                         VkDeviceSize* pOffset);
+
 #ifdef __cplusplus
 }
 #endif

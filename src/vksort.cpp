@@ -291,6 +291,20 @@ VksortResult vksortGetSegmentedSortPlan(VksortSorter s, const VksortSegmentedSor
   return r;
 }
 
+VksortResult vksortTestingTwoDigitSplits(VksortSorter s, const VksortSegmentedSortInfo* pSortInfo,
+                                         VkDeviceSize* pOffset) {
+  clearError();
+  if (!s || !pSortInfo || !pOffset)
+    return fail(VKSORT_ERROR_INVALID_ARGUMENT, "sorter, pSortInfo and pOffset must not be null");
+  Plan plan;
+  VksortResult r = planSegmentedSort(s->config, *pSortInfo, &plan);
+  if (r != VKSORT_SUCCESS) return r;
+  *pOffset = plan.splitTwoBuckets ? segmentAreaOffset(s->config, segmentMaxTiles(s->config, pSortInfo->sort.count)) +
+                                        plan.splitTwoShift + 4 * VKSORT_SEG_SPLIT_COUNT
+                                  : VK_WHOLE_SIZE;
+  return VKSORT_SUCCESS;
+}
+
 VksortResult vksortRecordSegmentedSort(VksortSorter s, VkCommandBuffer cmd, const VksortSegmentedSortInfo* info,
                                        VksortResultBuffer* pResultBuffer) {
   clearError();

@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -548,8 +549,9 @@ vksort::Plan* planOf(const Sorter& s, uint32_t count, bool indirect = false, boo
 // A segmented sort's kernels touch disjoint parts of them, each its own
 // resource: keys and alt of each size class's segments (kKeys and kAlt
 // stand for the large segments that keep their passes; "split" for those
-// the histogram kernel splits), and in temp the segments' lists and the
-// buckets' lists beside the rest.
+// the histogram kernel splits on one digit, "two-digit" for those it splits
+// on two), and in temp the segments' lists and the buckets' lists of each
+// kind beside the rest.
 enum Resource {
   kTemp,
   kTempCommands,
@@ -558,14 +560,20 @@ enum Resource {
   kTempLists,
   kTempBuckets,
   kTempBucketCommands,
+  kTempTwoDigit,
+  kTempTwoDigitCommands,
+  kTempTiles,
+  kTempHistograms,
   kKeysMicro,  // then alt, and the same for each group below
-  kResources = kKeysMicro + 20
+  kResources = kKeysMicro + 32
 };
 // Keys (or alt, `alt`) of a group of segments: a size class
 // (VKSORT_SEGMENT_CLASS_*), 5 the medium ones, and from 6 on the buckets of
-// split segments in each class of lanes (kGroupSplit + VKSORT_SEGMENT_CLASS_*).
+// split segments in each class of lanes (kGroupSplit + VKSORT_SEGMENT_CLASS_*),
+// and from 10 on the buckets of segments split on two digits in each class
+// (kGroupTwoDigit + VKSORT_SEGMENT_CLASS_*, then the medium ones).
 Resource segmentData(uint32_t group, bool alt) { return Resource(kKeysMicro + 2 * group + (alt ? 1 : 0)); }
-constexpr uint32_t kGroupMedium = 5, kGroupSplit = 6, kGroups = 10;
+constexpr uint32_t kGroupMedium = 5, kGroupSplit = 6, kGroupTwoDigit = 10, kGroups = 16;
 std::string resourceName(Resource r) {
   const char* const names[] = {"temp",
                                "temp's dispatch commands",
@@ -573,7 +581,11 @@ std::string resourceName(Resource r) {
                                "alt",
                                "temp's segment lists",
                                "temp's bucket lists",
-                               "temp's dispatch commands of the buckets"};
+                               "temp's dispatch commands of the buckets",
+                               "temp's two-digit bucket lists",
+                               "temp's dispatch commands of the two-digit buckets",
+                               "temp's tile entries",
+                               "temp's histograms of the large segments"};
   if (r < kKeysMicro) return names[r];
   const char* const groups[] = {"micro",
                                 "tiny",
@@ -584,7 +596,13 @@ std::string resourceName(Resource r) {
                                 "micro buckets of",
                                 "tiny buckets of",
                                 "half-subgroup buckets of",
-                                "subgroup buckets of"};
+                                "subgroup buckets of",
+                                "micro two-digit buckets of",
+                                "tiny two-digit buckets of",
+                                "half-subgroup two-digit buckets of",
+                                "subgroup two-digit buckets of",
+                                "small two-digit buckets of",
+                                "medium two-digit buckets of"};
   const uint32_t i = uint32_t(r) - uint32_t(kKeysMicro);
   return std::string(i % 2 ? "alt" : "keys") + " of the " + groups[i / 2] + " segments";
 }
@@ -656,21 +674,28 @@ std::vector<Access> accesses(const vksort::Command& c, bool routes) {
 
 // What a segmented sort's command reads and writes (segments.glsl and the
 // kernels' headers), written down independently of plan.cpp.
-std::vector<Access> segmentedAccesses(const vksort::Command& c, bool split) {
+std::vector<Access> segmentedAccesses(const vksort::Command& c, bool split, bool twoDigit) {
   const VkPipelineStageFlags C = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
   const VkAccessFlags R = VK_ACCESS_SHADER_READ_BIT, W = VK_ACCESS_SHADER_WRITE_BIT;
   std::vector<Access> a;
   if (c.type == vksort::kCmdFillHeader)
-    for (Resource r : {kTemp, kTempCommands, kTempLists, kTempBuckets, kTempBucketCommands})
+    for (Resource r :
+         {kTemp, kTempCommands, kTempLists, kTempBuckets, kTempBucketCommands, kTempTiles, kTempHistograms})
       a.push_back({r, true, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT});
   if (c.type != vksort::kCmdDispatch && c.type != vksort::kCmdDispatchIndirect) return a;
-  const bool buckets = c.push == vksort::kPushBuckets;
+  const bool buckets = c.push == vksort::kPushBuckets, two = c.push == vksort::kPushSplitTwo;
   // The buckets' dispatches, and where segments may split the passes after
-  // the first, read the commands that the histogram kernel writes.
-  const bool later = split && c.kernel == vksort::kKernelSegmentOnesweep && c.pass > 0;
+  // the first, read the commands that the histogram kernel writes (pass 1
+  // and the lister of two-digit buckets the two-digit buckets' header's;
+  // the two-digit buckets' kernels the lister's).
+  const bool onesweep = c.kernel == vksort::kKernelSegmentOnesweep;
+  const bool second = (twoDigit && onesweep && c.pass == 1) || c.kernel == vksort::kKernelSegmentBuckets;
+  const bool later = split && onesweep && c.pass > 0 && !second;
   if (c.type == vksort::kCmdDispatchIndirect)
-    a.push_back({buckets || later ? kTempBucketCommands : kTempCommands, false, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
-                 VK_ACCESS_INDIRECT_COMMAND_READ_BIT});
+    a.push_back({two || second      ? kTempTwoDigitCommands
+                 : buckets || later ? kTempBucketCommands
+                                    : kTempCommands,
+                 false, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, VK_ACCESS_INDIRECT_COMMAND_READ_BIT});
   auto read = [&](Resource r) { a.push_back({r, false, C, R}); };
   auto write = [&](Resource r) { a.push_back({r, true, C, W}); };
   const bool odd = c.pass % 2 != 0;
@@ -678,26 +703,39 @@ std::vector<Access> segmentedAccesses(const vksort::Command& c, bool split) {
     case vksort::kKernelSegmentBins:  // the offsets; the lists, the tile entries and the commands
       read(kTemp);
       write(kTemp);
+      write(kTempTiles);
       write(kTempLists);
       write(kTempCommands);
+      if (twoDigit) write(kTempTwoDigitCommands);  // clears the two-digit buckets' header
       break;
     case vksort::kKernelSegmentMicro:
     case vksort::kKernelSegmentTiny:
     case vksort::kKernelSegmentHalf:
     case vksort::kKernelSegmentSubgroup:
-    case vksort::kKernelSegmentSmall: {  // a class's list: its segments from keys, or buckets from alt
-      const uint32_t group = uint32_t(c.kernel - vksort::kKernelSegmentMicro) + (buckets ? kGroupSplit : 0);
-      read(buckets ? kTempBuckets : kTempLists);
+    case vksort::kKernelSegmentSmall: {  // a class's list: its segments from keys, buckets from alt, two-digit ones
+                                         // from keys
+      const uint32_t group = uint32_t(c.kernel - vksort::kKernelSegmentMicro) + (buckets ? kGroupSplit
+                                                                                 : two   ? kGroupTwoDigit
+                                                                                         : 0);
+      read(buckets ? kTempBuckets : two ? kTempTwoDigit : kTempLists);
       read(segmentData(group, buckets));
       write(segmentData(group, c.pass != 0));
       break;
     }
     case vksort::kKernelSegmentMedium:  // every pass between keys and alt
-      read(kTempLists);
+      read(two ? kTempTwoDigit : kTempLists);
       for (bool alt : {false, true}) {
-        read(segmentData(kGroupMedium, alt));
-        write(segmentData(kGroupMedium, alt));
+        read(segmentData(two ? kGroupTwoDigit + 5 : kGroupMedium, alt));
+        write(segmentData(two ? kGroupTwoDigit + 5 : kGroupMedium, alt));
       }
+      break;
+    case vksort::kKernelSegmentBuckets:  // the slots, their top digits' starts and pass 1's output; the lists
+      for (uint32_t group = kGroupTwoDigit; group < kGroups; ++group) read(segmentData(group, false));
+      read(kTempHistograms);
+      read(kTempTwoDigit);
+      read(kTempTwoDigitCommands);
+      write(kTempTwoDigit);
+      write(kTempTwoDigitCommands);
       break;
     case vksort::kKernelSegmentHistogram:  // the large segments' keys; the buckets of those it splits
       read(kKeys);
@@ -705,23 +743,35 @@ std::vector<Access> segmentedAccesses(const vksort::Command& c, bool split) {
       read(kTempCommands);  // the tiles' grid, which the passes after the first may copy
       read(kTemp);
       write(kTemp);
+      read(kTempHistograms);  // counts, then digit starts
+      write(kTempHistograms);
       write(kTempBuckets);
       write(kTempBucketCommands);
+      write(kTempTwoDigit);  // the slots of segments split on two digits
+      write(kTempTwoDigitCommands);
+      read(kTempTiles);  // and marks the split segments' entries
+      write(kTempTiles);
       break;
     case vksort::kKernelSegmentOnesweep:  // pass p, and in pass 0 the split segments by their top digit
     case vksort::kKernelSegmentScatter:
       read(odd ? kAlt : kKeys);
       write(odd ? kKeys : kAlt);
-      if (c.pass == 0 && c.kernel == vksort::kKernelSegmentOnesweep)
+      if (c.pass == 0 && onesweep)
         for (uint32_t group = kGroupSplit; group < kGroups; ++group) {
           read(segmentData(group, false));
           write(segmentData(group, true));
         }
+      if (c.pass == 1 && onesweep)  // the two-digit segments by their top digit
+        for (uint32_t group = kGroupTwoDigit; group < kGroups; ++group) {
+          read(segmentData(group, true));
+          write(segmentData(group, false));
+        }
+      if (onesweep) read(kTempHistograms);  // the digit starts
       read(kTemp);
       write(kTemp);
       break;
     case vksort::kKernelSegmentOnesweepChained:  // every pass, counting the digits too
-      for (Resource r : {kKeys, kAlt, kTemp}) {
+      for (Resource r : {kKeys, kAlt, kTemp, kTempHistograms}) {
         read(r);
         write(r);
       }
@@ -839,7 +889,7 @@ struct Hazards {
     const bool segmented = p.summary.path == VKSORT_PATH_SEGMENTED;
     for (uint32_t i = 0; i < p.commandCount; ++i) {
       const vksort::Command& c = p.commands[i];
-      const std::vector<Access> list = segmented ? segmentedAccesses(c, p.splitBuckets != 0)
+      const std::vector<Access> list = segmented ? segmentedAccesses(c, p.splitBuckets != 0, p.splitTwoBuckets != 0)
                                                  : accesses(c, (p.push.flags & VKSORT_FLAG_LIVE_ROUTE) != 0);
       if (c.type == vksort::kCmdBarrier) {
         barrier(c.barrier.srcStage, c.barrier.srcAccess, c.barrier.dstStage, c.barrier.dstAccess);
@@ -1147,9 +1197,11 @@ TEST_CASE("plan: segmented sorts' commands, in order, and the medium class only 
         "[tiny segments tiny segments @] [half-subgroup segments half-subgroup segments @] "
         "[subgroup segments subgroup segments @] "
         "[small segments small segments @] [histogram segment histogram @] [pass 1 C>I|C segmented onesweep @] "
-        "[pass 2 C>C segmented onesweep @] [pass 3 C>C segmented onesweep @] [pass 4 C>C segmented onesweep @] "
-        "[medium segments medium segments @] "
-        "[split buckets micro segments @ tiny segments @ half-subgroup segments @ subgroup segments @]");
+        "[pass 2 C>C segmented onesweep @] [pass 3 C>C segmented onesweep @ two-digit bucket lists @] "
+        "[pass 4 C>I|C segmented onesweep @] [medium segments medium segments @] "
+        "[split buckets micro segments @ tiny segments @ half-subgroup segments @ subgroup segments @] "
+        "[two-digit buckets micro segments @ tiny segments @ half-subgroup segments @ subgroup segments @ "
+        "small segments @ medium segments @]");
   CHECK(p.segmented.bucketMaxCount == p.segmented.subgroupMaxCount);
   // Pass 1 runs the bins kernel's tiles; the later passes the histogram
   // kernel's command, in the buckets' header.
@@ -1162,8 +1214,17 @@ TEST_CASE("plan: segmented sorts' commands, in order, and the medium class only 
   for (uint32_t i = 0; i < p.commandCount; ++i)
     if (p.commands[i].push == vksort::kPushBuckets && p.commands[i].kernel == vksort::kKernelSegmentMicro)
       bucketsHeader = p.commands[i].indirectOffset - 4 * VKSORT_SEG_MICRO_DISPATCH;
+  VkDeviceSize twoDigitHeader = 0;
+  for (uint32_t i = 0; i < p.commandCount; ++i)
+    if (p.commands[i].push == vksort::kPushSplitTwo && p.commands[i].kernel == vksort::kKernelSegmentMicro)
+      twoDigitHeader = p.commands[i].indirectOffset - 4 * VKSORT_SEG_MICRO_DISPATCH;
+  CHECK(twoDigitHeader - p.splitTwoShift == bucketsHeader - p.splitShift);
   CHECK(passCommands[0] == bucketsHeader - p.splitShift + 4 * VKSORT_SEG_TILES_DISPATCH);
-  for (uint32_t pass = 1; pass < 4; ++pass) CHECK(passCommands[pass] == bucketsHeader + 4 * VKSORT_SEG_LATER_DISPATCH);
+  CHECK(passCommands[1] == twoDigitHeader + 4 * VKSORT_SEG_SECOND_DISPATCH);
+  for (uint32_t i = 0; i < p.commandCount; ++i)
+    if (p.commands[i].kernel == vksort::kKernelSegmentBuckets)
+      CHECK(p.commands[i].indirectOffset == twoDigitHeader + 4 * VKSORT_SEG_FIND_DISPATCH);
+  for (uint32_t pass = 2; pass < 4; ++pass) CHECK(passCommands[pass] == bucketsHeader + 4 * VKSORT_SEG_LATER_DISPATCH);
   // Up to chainedMaxCount keys the chained dispatch counts the digits, and
   // no histogram kernel splits.
   info.sort.count = 1u << 20;
@@ -1301,4 +1362,16 @@ TEST_CASE("plan: medium segments stay in shared memory where one tile holds them
   tuning.oneWorkgroupKeysPerThread = 32;
   CHECK(medium(Device::Lavapipe, VKSORT_KEY_U32, VKSORT_VALUE_NONE, &tuning));
   CHECK(!medium(Device::Lavapipe, VKSORT_KEY_F32, VKSORT_VALUE_INDEX, &tuning));
+}
+
+TEST_CASE("plan: segmented sorts' temp memory, as the header gives it") {
+  // vksort.h (vksortGetSegmentedMemoryRequirements): NVIDIA, u32 keys and
+  // values, 2^20 keys in 1,024 segments and 2^22 keys in 4,096.
+  const Sorter s(Device::Nvidia, VKSORT_KEY_U32, VKSORT_VALUE_32, nullptr, VKSORT_ALGORITHM_AUTO, 0, true);
+  REQUIRE(s.created == VKSORT_SUCCESS);
+  const double mib = 1024.0 * 1024.0;
+  const double a = double(vksort::segmentedTempBytes(s.config, 1u << 20, 1024, 4)) / mib;
+  const double b = double(vksort::segmentedTempBytes(s.config, 1u << 22, 4096, 4)) / mib;
+  CHECK(std::lround(a * 10) == 29);   // 2.9 MiB
+  CHECK(std::lround(b * 10) == 157);  // 15.7 MiB
 }

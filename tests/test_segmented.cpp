@@ -656,3 +656,51 @@ TEST_CASE("faults: segmented Onesweep's large segments with delayed status, tiny
                   sizes, Dist::Few, rng);
   }
 }
+
+TEST_CASE("segmented: large segments split on their top two digits, with buckets of every class" *
+          doctest::test_suite(kSuiteSubgroupSizes)) {
+  // A segment of at least 256 x (mediumMaxCount + 1) keys whose top digit's
+  // buckets are too large for the kernels of lanes, but whose top two
+  // digits promise small buckets, is sorted by the digit below the top in
+  // pass 0 and by the top one in pass 1; its buckets (one value of the two
+  // digits each) are then found and sorted as segments. Uniform keys of every
+  // width, with values, indices and keys alone, both orders, beside other
+  // large and small segments; keys whose two top bytes are equal, so that
+  // each bucket holds a few thousand keys (the small and medium kernels'
+  // part); and workgroups of 128 invocations, two digits per invocation of
+  // the kernel that finds the buckets.
+  std::mt19937_64 rng = caseRng(129);
+  struct Case {
+    int key, value;
+    bool descending;
+    std::vector<uint32_t> extra;  // keys past the least size of a two-digit split, and other segments
+    bool equalTopBytes;
+    bool smallWorkgroups = false;
+  };
+  const Case cases[] = {{0, 1, false, {3, 5000, 3, 0}, false},
+                        {2, 3, true, {1000}, false},
+                        {1, 0, false, {17}, false},
+                        {3, 2, false, {17}, false},
+                        {0, 1, true, {40000}, true},
+                        {0, 1, false, {9}, false, true}};
+  for (const Case& k : cases) {
+    const KeyInfo& key = kKeys[k.key];
+    const ValueInfo& value = kValues[k.value];
+    VksortTestingHooks hooks{};
+    hooks.maxComputeWorkGroupInvocations = k.smallWorkgroups ? 128 : 0;
+    SegmentedSorter s(key.type, value.type, VKSORT_ALGORITHM_ONESWEEP, 0, &hooks);
+    const VksortSegmentedSortPlan p = segmentedPlan(s);
+    std::vector<uint32_t> sizes = {256 * (p.mediumMaxCount + 1) + k.extra[0]};
+    sizes.insert(sizes.end(), k.extra.begin() + 1, k.extra.end());
+    const std::vector<uint32_t> offsets = segmentOffsetsOf(sizes, 3);
+    std::vector<uint64_t> keys = makeKeys(offsets.back() + 5, key, Dist::Uniform, rng);
+    if (k.equalTopBytes)  // 32-bit keys: byte 2 = byte 3
+      for (uint64_t& x : keys) x = (x & 0xff00ffffu) | ((x >> 8) & 0x00ff0000u);
+    uint32_t splits = 0;
+    checkSegmentedSort(s,
+                       makeCase(key, value, k.descending, kAllBits,
+                                what(VKSORT_ALGORITHM_ONESWEEP, k.equalTopBytes ? "equal top bytes" : "uniform")),
+                       keys, offsets, -1, false, 0, &splits);
+    CHECK_MESSAGE(splits == 1, "the first segment did not split on its top two digits");
+  }
+}

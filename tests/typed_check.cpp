@@ -301,7 +301,7 @@ void checkTypedSort(const SorterHolder& s, const SortCase& c, const std::vector<
 
 void checkSegmentedSort(const SorterHolder& s, const SortCase& c, const std::vector<uint64_t>& input,
                         const std::vector<uint32_t>& offsets, int64_t gpuSegmentCount, bool overlapping,
-                        uint32_t maxSegments) {
+                        uint32_t maxSegments, uint32_t* twoDigitSplits) {
   REQUIRE(!offsets.empty());
   const uint32_t n = uint32_t(input.size());
   const uint32_t segmentCount = uint32_t(offsets.size() - 1);
@@ -359,6 +359,12 @@ void checkSegmentedSort(const SorterHolder& s, const SortCase& c, const std::vec
   for (const GuardedRange* g : {&keys, &alt, &temp, &values, &altValues, &offsetsBuffer, &countBuffer})
     CHECK_MESSAGE(g->guardsIntact(), "write outside a range");
   requireNoValidationMessages();
+  if (twoDigitSplits) {
+    VkDeviceSize at = 0;
+    REQUIRE(vksortTestingTwoDigitSplits(s.sorter, &info, &at) == VKSORT_SUCCESS);
+    *twoDigitSplits = 0;
+    if (at != VK_WHOLE_SIZE) std::memcpy(twoDigitSplits, static_cast<const uint8_t*>(temp.bytes()) + at, 4);
+  }
   if (n == 0 || segmentCount == 0) {
     // Nothing was recorded: not even the clearing of temp's header.
     const uint8_t* t = static_cast<const uint8_t*>(temp.bytes());

@@ -97,10 +97,12 @@ void checkTypedSort(const SorterHolder& s, const SortCase& c, const std::vector<
 // segment count comes from a GPU buffer holding it (clamped to
 // segmentCount). overlapping: the offsets make segments overlap, whose
 // contents are then undefined: only the ranges and messages are checked.
-// maxSegments: the temp memory's (0: segmentCount).
+// maxSegments: the temp memory's (0: segmentCount). twoDigitSplits: where
+// to return how many segments the sort split on their top two digits
+// (vksortTestingTwoDigitSplits).
 void checkSegmentedSort(const SorterHolder& s, const SortCase& c, const std::vector<uint64_t>& keys,
                         const std::vector<uint32_t>& offsets, int64_t gpuSegmentCount = -1, bool overlapping = false,
-                        uint32_t maxSegments = 0);
+                        uint32_t maxSegments = 0, uint32_t* twoDigitSplits = nullptr);
 
 // A sorter with segmented sorts (VksortCreateInfo::segmented).
 struct SegmentedSorter : SorterHolder {

@@ -483,7 +483,14 @@ VksortResult vksortRecordSort(VksortSorter sorter, VkCommandBuffer commandBuffer
 //    most VksortSegmentedSortPlan::bucketMaxCount keys (256 where subgroups
 //    have 32 lanes): the first pass sorts it by that digit alone, and the
 //    kernels of lanes then sort each bucket as a segment.
-//    Random keys split in segments of up to about 2^15 keys.
+//    Random keys split in segments of up to about 2^15 keys. A segment of at
+//    least 256 x (mediumMaxCount + 1) keys and four or more passes whose top
+//    digit leaves larger buckets splits on its top two digits instead, where
+//    their counts promise small buckets: the first pass sorts it by the
+//    digit below the top one and the second by the top one, a kernel finds
+//    where each of the 65,536 buckets begins, and the size classes' kernels
+//    sort the buckets as segments. Random 32-bit keys split so from about
+//    2^20 keys on.
 // A first dispatch reads the offsets and bins the segments by size; it
 // writes the indirect dispatch commands of the classes, so that a class
 // with no segments costs an empty dispatch.
@@ -547,12 +554,15 @@ typedef struct VksortSegmentedSortInfo {
 //    keys, 8 KiB and 16 bytes for 64-bit ones; above chainedMaxCount keys
 //    (where large segments may split), lists for the buckets of as many
 //    split segments as there may be large ones, maxCount / (mediumMaxCount
-//    + 1): 4 KiB each, and 144 bytes;
+//    + 1): 4 KiB each, and 144 bytes; with four passes or more and maxCount
+//    of at least 256 x (mediumMaxCount + 1), lists for the buckets of as
+//    many segments split on two digits as there may be, maxCount / (256 x
+//    (mediumMaxCount + 1)): 1.5 MiB and 8 bytes each, and 144 bytes;
 //  - the portable algorithm: the tiles' digit counts, 4 x 2^R bytes per tile
 //    (R = portableRadixBits), and their scan's block sums.
 // The large segments' terms assume the worst, segments just above
 // mediumMaxCount. On NVIDIA with u32 keys and values (tileKeys 10,240,
-// mediumMaxCount 4,096): 2.9 MiB for 2^20 keys in 1,024 segments, 11.2 MiB
+// mediumMaxCount 4,096): 2.9 MiB for 2^20 keys in 1,024 segments, 15.7 MiB
 // for 2^22 keys in 4,096 segments. countSize is 4: the segment count's.
 // Usage flags and alignments as for a plain sort.
 VksortResult vksortGetSegmentedMemoryRequirements(VksortSorter sorter, uint32_t maxCount, uint32_t maxSegments,
