@@ -20,10 +20,6 @@ const ValueInfo kValues[4] = {
     {VKSORT_VALUE_INDEX, "argsort", 4},
 };
 
-namespace {
-
-// The order-preserving unsigned pattern of a key (the CPU's own definition:
-// integers by value, floats by totalOrder).
 uint64_t orderBits(uint64_t raw, const KeyInfo& k) {
   const uint64_t sign = uint64_t(1) << (k.bits - 1);
   const uint64_t all = k.bits == 64 ? ~uint64_t(0) : (uint64_t(1) << k.bits) - 1;
@@ -35,6 +31,8 @@ uint64_t orderBits(uint64_t raw, const KeyInfo& k) {
   }
   return raw;
 }
+
+namespace {
 
 uint64_t rangeBits(uint64_t ordered, uint32_t begin, uint32_t end) {
   const uint32_t width = end - begin;

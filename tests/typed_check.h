@@ -26,6 +26,10 @@ struct KeyInfo {
 // u32, i32, f32, u64, i64, f64, in VksortKeyType order.
 extern const KeyInfo kKeys[6];
 
+// The order-preserving unsigned pattern of a key (the CPU's own definition:
+// integers by value, floats by totalOrder).
+uint64_t orderBits(uint64_t raw, const KeyInfo& k);
+
 struct ValueInfo {
   VksortValueType type;
   const char* name;
