@@ -41,8 +41,9 @@ VksortResult vksortTestingCreateSorter(const VksortCreateInfo* pCreateInfo, cons
                                        VksortSorter* pSorter);
 
 // Segmented sorts: where in temp the sort pSortInfo counts the segments
-// that it splits on their top two digits (a u32, at most the area's
-// capacity once the sort has run), or VK_WHOLE_SIZE where none can split so.
+// that try to split on their top two digits (a u32 once the sort has run;
+// only as many as the area holds split, and a count past that means some
+// were refused), or VK_WHOLE_SIZE where none can split so.
 VksortResult vksortTestingTwoDigitSplits(VksortSorter sorter, const VksortSegmentedSortInfo* pSortInfo,
                                          VkDeviceSize* pOffset);
 

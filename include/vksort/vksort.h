@@ -490,7 +490,8 @@ VksortResult vksortRecordSort(VksortSorter sorter, VkCommandBuffer commandBuffer
 //    digit below the top one and the second by the top one, a kernel finds
 //    where each of the 65,536 buckets begins, and the size classes' kernels
 //    sort the buckets as segments. Random 32-bit keys split so from about
-//    2^20 keys on.
+//    2^20 keys on where subgroups have 8 lanes or more (with 4 lanes,
+//    random keys of that many leave larger buckets than the split allows).
 // A first dispatch reads the offsets and bins the segments by size; it
 // writes the indirect dispatch commands of the classes, so that a class
 // with no segments costs an empty dispatch.
